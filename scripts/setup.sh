@@ -14,6 +14,13 @@ PACKAGES=(
   cmake ninja-build g++
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libgtest-dev librapidcheck-dev
+  # Cortex-M cross compiler, C library and emulator.
+  gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm
+  # Importers: ONNX (protobuf) and TFLite (flatbuffers); libFuzzer runtime.
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libflatbuffers-dev flatbuffers-compiler libclang-rt-22-dev
+  # Reference execution of torchvision models (run with /usr/bin/python3).
+  python3-torch python3-torchvision python3-onnx python3-numpy
 )
 
 missing=()

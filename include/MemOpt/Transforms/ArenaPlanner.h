@@ -1,0 +1,86 @@
+//===- ArenaPlanner.h - Static placement of buffers in one arena -*- C++
+//-*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Places buffers with fixed lifetimes at byte offsets in one arena so that no
+// two buffers alive at the same time overlap (the dynamic storage allocation
+// problem). Works on sizes and lifetimes alone; never touches IR. The
+// memplan passes build the problem from bufferized IR, and the MiniMalloc
+// benchmark feeds it the public instances.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_TRANSFORMS_ARENAPLANNER_H
+#define MEMOPT_TRANSFORMS_ARENAPLANNER_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+namespace memopt {
+
+/// One buffer to place: `size` bytes, alive during the steps [start, end).
+struct ArenaBuffer {
+  int64_t size = 0;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+/// How to place the buffers.
+enum class PlacementAlgorithm {
+  /// Every buffer gets its own bytes (no reuse).
+  NoReuse,
+  /// TFLite Micro's greedy-by-size: largest first, lowest offset that fits.
+  GreedyBySize,
+  /// mem-opt's planner: the best placement it can find, aiming at the
+  /// liveness lower bound.
+  Best,
+};
+
+/// Parses an algorithm name (`no-reuse`, `greedy-by-size`, `best`).
+std::optional<PlacementAlgorithm> parsePlacementAlgorithm(llvm::StringRef name);
+
+/// Options of a placement.
+struct PlacementOptions {
+  PlacementAlgorithm algorithm = PlacementAlgorithm::Best;
+  /// Every offset is a multiple of this (a power of two).
+  int64_t alignment = 16;
+  /// Arena capacity to fit into; 0 means unbounded (minimize the size).
+  int64_t capacity = 0;
+  /// Wall-clock limit for searching algorithms in milliseconds; 0 means none.
+  uint64_t timeLimitMs = 1000;
+};
+
+/// A placement: one offset per buffer, in input order, and the arena size
+/// (the largest offset + size, rounded up to the alignment).
+struct ArenaPlan {
+  llvm::SmallVector<int64_t> offsets;
+  int64_t arenaSize = 0;
+};
+
+/// Largest sum of sizes (each rounded up to the alignment) of buffers alive at
+/// one step: no placement can use a smaller arena.
+int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
+                              int64_t alignment);
+
+/// Places `buffers`. Returns std::nullopt if `options.capacity` is set and the
+/// algorithm found no placement within it.
+std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,
+                                   const PlacementOptions &options);
+
+/// Returns true if `plan` places every buffer at an aligned offset, inside
+/// `plan.arenaSize`, with no overlap between buffers whose lifetimes overlap.
+bool isValidPlan(llvm::ArrayRef<ArenaBuffer> buffers, const ArenaPlan &plan,
+                 int64_t alignment);
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_TRANSFORMS_ARENAPLANNER_H
