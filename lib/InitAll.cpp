@@ -6,6 +6,7 @@
 
 #include "MemOpt/InitAll.h"
 
+#include "MemOpt/Pipelines/Pipelines.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -79,4 +80,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void mlir::memopt::registerAllPasses() { registerMemOptPasses(); }
+void mlir::memopt::registerAllPasses() {
+  registerMemOptPasses();
+  registerMemOptPipelines();
+}

@@ -2,6 +2,7 @@
 # lit configuration of the mem-opt regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -37,6 +38,18 @@ tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "mem-opt",
     "mem-opt-zoo",
+    "mem-opt-compile",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Cortex-M firmware tests: arm-none-eabi-gcc with newlib, QEMU's MPS2 boards
+# and Debian's numpy.
+if (shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc")
+        and os.path.exists("/usr/bin/python3")):
+    config.available_features.add("cortex-m-qemu")
+config.substitutions.append((
+    "%run_firmware",
+    "/usr/bin/python3 %s --tools %s" % (
+        os.path.join(config.memopt_src_root, "test", "Pipelines", "firmware",
+                     "run_model.py"), config.memopt_tools_dir)))
