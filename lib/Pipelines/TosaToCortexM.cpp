@@ -131,7 +131,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // 3. TOSA to linalg. Dialect conversion rewrites each op where it stands, so
   // the scheduled order is kept.
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
-  if (failed(addText(pm, "func.func(tosa-to-tensor,tosa-to-arith),canonicalize",
+  if (failed(addText(pm, "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
+                     "use-32-bit=false}),canonicalize",
                      errorMessage)))
     return failure();
   if (stop == "linalg")

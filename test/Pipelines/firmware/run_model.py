@@ -128,7 +128,8 @@ def host_reference(model, fn, inputs, outputs, arrays, work):
     lowered = os.path.join(work, "host.llvm.mlir")
     run([os.path.join(LLVM_BIN, "mlir-opt"), model,
          "--tosa-to-linalg-pipeline", "--tosa-to-tensor", "--tosa-to-arith",
-         "--canonicalize", "--one-shot-bufferize=bufferize-function-boundaries"
+         "--tosa-to-arith=include-apply-rescale", "--canonicalize",
+         "--one-shot-bufferize=bufferize-function-boundaries"
          " function-boundary-type-conversion=identity-layout-map",
          "--canonicalize",
          "--buffer-results-to-out-params=hoist-static-allocs "
@@ -214,7 +215,7 @@ def main():
                    has_arena)
         elf = os.path.join(work, "fw.elf")
         run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
-            gccflags + ["--specs=rdimon.specs", "-T",
+            gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",
                         os.path.join(here, "link.ld"), "-I", work,
                         os.path.join(here, "startup.c"),
                         os.path.join(here, "main.c"), glue, obj, "-o", elf,
