@@ -62,6 +62,9 @@ void MemPlanPlanArenaPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
     return;
+  // Plain copies of the options: diagnostics stream integers, not options.
+  const int64_t alignment = this->alignment;
+  const int64_t capacity = this->capacity;
 
   std::optional<PlacementAlgorithm> parsed = parsePlacementAlgorithm(algorithm);
   if (!parsed) {
