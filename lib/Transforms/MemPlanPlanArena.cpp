@@ -95,7 +95,7 @@ void MemPlanPlanArenaPass::runOnOperation() {
 
   SmallVector<ArenaBuffer> problem;
   for (const MemRefBuffer &buffer : buffers) {
-    if (buffer.requestedAlignment > alignment) {
+    if (strictAlignment && buffer.requestedAlignment > alignment) {
       buffer.alloc->emitError("allocation asks for alignment ")
           << buffer.requestedAlignment << ", more than the arena alignment "
           << alignment;

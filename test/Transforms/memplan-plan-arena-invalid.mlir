@@ -1,4 +1,4 @@
-// RUN: mem-opt %s --split-input-file --allow-unregistered-dialect --memplan-plan-arena="algorithm=greedy-by-size capacity=400" --verify-diagnostics
+// RUN: mem-opt %s --split-input-file --allow-unregistered-dialect --memplan-plan-arena="algorithm=greedy-by-size capacity=400 strict-alignment=true" --verify-diagnostics
 // RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=algorithm=fastest --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALGO
 // RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=alignment=24 --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGN
 // RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=capacity=-1 --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=CAP

@@ -152,9 +152,11 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
 
     Errors (at their location): functions with several blocks, dynamic
     shapes, non-identity layouts or memory spaces, allocations in nested
-    regions, returned buffers (run `buffer-results-to-out-params` first),
-    frees other than `memref.dealloc`, and allocations that ask for a larger
-    alignment than the arena's.
+    regions, returned buffers (run `buffer-results-to-out-params` first) and
+    frees other than `memref.dealloc`. The `alignment` attribute of an
+    allocation is a request the arena alignment overrides (one-shot-bufferize
+    puts `alignment = 64` on every buffer); with `strict-alignment=true` a
+    request larger than the arena alignment is an error.
 
     Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
 
@@ -180,6 +182,10 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
            "Time limit of searching placement algorithms per function, in "
            "milliseconds (0: none)">,
+    Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
+           "Fail on allocations whose 'alignment' attribute exceeds the "
+           "arena alignment (by default it is ignored: one-shot-bufferize "
+           "puts 64 on every buffer)">,
   ];
   let dependentDialects = ["memplan::MemPlanDialect"];
 }
