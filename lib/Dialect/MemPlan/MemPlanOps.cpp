@@ -14,6 +14,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -54,6 +55,40 @@ struct PlacedBuffer {
   int64_t last;
 };
 } // namespace
+
+/// Returns the first and the last op of \p place's block that use the placed
+/// buffer or any alias of it (values computed from it by any op, nested uses
+/// counting at their ancestor in the block), or nulls if nothing uses it.
+static std::pair<Operation *, Operation *> getUseSpan(PlaceOp place) {
+  Block *block = place->getBlock();
+  Operation *first = nullptr, *last = nullptr;
+  SmallVector<Value> worklist{place.getResult()};
+  llvm::DenseSet<Value> seen;
+  auto pushMemRefs = [&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isa<BaseMemRefType>(result.getType()))
+        worklist.push_back(result);
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *owner = use.getOwner();
+      Operation *top = block->findAncestorOpInBlock(*owner);
+      if (!top)
+        continue;
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+      pushMemRefs(owner);
+      if (top != owner)
+        pushMemRefs(top);
+    }
+  }
+  return {first, last};
+}
 
 /// Describes \p buffer for a diagnostic: offset, size and live range.
 static void describe(InFlightDiagnostic &diag, const PlacedBuffer &buffer) {
@@ -123,8 +158,29 @@ LogicalResult ArenaOp::verify() {
           std::min(buffer.offset + buffer.size, other.offset + other.size);
       int64_t stepBegin = std::max(buffer.first, other.first);
       int64_t stepEnd = std::min(buffer.last, other.last);
-      if (byteBegin >= byteEnd || stepBegin > stepEnd)
+      if (byteBegin >= byteEnd)
         continue;
+      if (stepBegin > stepEnd) {
+        // Disjoint live ranges may share bytes only if the IR agrees: every
+        // use of the buffer live first precedes every use of the other.
+        PlacedBuffer earlier = buffer.last < other.first ? buffer : other;
+        PlacedBuffer later = buffer.last < other.first ? other : buffer;
+        Operation *lastUse = getUseSpan(earlier.op).second;
+        Operation *firstUse = getUseSpan(later.op).first;
+        if (!lastUse || !firstUse || lastUse->isBeforeInBlock(firstUse))
+          continue;
+        InFlightDiagnostic diag = buffer.op.emitOpError();
+        describe(diag, earlier);
+        diag << " and ";
+        describe(diag, later);
+        diag << " share bytes [" << byteBegin << ", " << byteEnd
+             << "), but the first is still used when the second is";
+        diag.attachNote(lastUse->getLoc())
+            << "last use of the buffer at offset " << earlier.offset;
+        diag.attachNote(firstUse->getLoc())
+            << "first use of the buffer at offset " << later.offset;
+        return diag;
+      }
       InFlightDiagnostic diag = buffer.op.emitOpError();
       describe(diag, buffer);
       diag << " overlaps ";

@@ -156,3 +156,20 @@ func.func @other_block(%c: i1) {
   }
   return
 }
+
+// -----
+
+// The live ranges claim %a and %b never meet, but the IR reads %a (through a
+// view) at the op that writes %b.
+func.func @stale_ranges(%out: memref<16xf32>) {
+  %arena = memplan.arena align 16 : memref<64xi8>
+  %a = memplan.place %arena[0] live [0, 1] : memref<64xi8> to memref<16xf32>
+  linalg.copy ins(%out : memref<16xf32>) outs(%a : memref<16xf32>)
+  %av = memref.expand_shape %a [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  // expected-error @below {{buffer at offset 0 (64 bytes, live [0, 1]) and buffer at offset 0 (64 bytes, live [2, 3]) share bytes [0, 64), but the first is still used when the second is}}
+  %b = memplan.place %arena[0] live [2, 3] : memref<64xi8> to memref<4x4xf32>
+  // expected-note @below {{last use of the buffer at offset 0}}
+  // expected-note @below {{first use of the buffer at offset 0}}
+  linalg.copy ins(%av : memref<4x4xf32>) outs(%b : memref<4x4xf32>)
+  return
+}

@@ -36,3 +36,24 @@ func.func @edges() {
   %e = memplan.place %arena[0] live [4, 4] : memref<32xi8> to memref<4x2xf32>
   return
 }
+
+// Buffers that share bytes are fine when every use of the first precedes
+// every use of the second, even through views and nested regions.
+// CHECK-LABEL: func.func @reuse
+func.func @reuse(%in: memref<16xf32>, %out: memref<4x4xf32>) {
+  %arena = memplan.arena align 16 : memref<64xi8>
+  %a = memplan.place %arena[0] live [0, 2] : memref<64xi8> to memref<16xf32>
+  %b = memplan.place %arena[0] live [3, 4] : memref<64xi8> to memref<4x4xf32>
+  linalg.copy ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+  %av = memref.expand_shape %a [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  linalg.copy ins(%av : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%out : memref<4x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    memref.store %o, %b[%i, %j] : memref<4x4xf32>
+    linalg.yield %o : f32
+  }
+  linalg.copy ins(%b : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  return
+}
