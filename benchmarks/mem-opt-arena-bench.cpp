@@ -109,8 +109,8 @@ int main(int argc, char **argv) {
     llvm::Expected<llvm::SmallVector<ArenaBuffer>> buffers =
         parseArenaBuffersCsv((*text)->getBuffer());
     if (!buffers) {
-      llvm::errs() << file << ":" << llvm::toString(buffers.takeError())
-                   << "\n";
+      llvm::errs() << file << ": error: "
+                   << llvm::toString(buffers.takeError()) << "\n";
       status = 1;
       continue;
     }
