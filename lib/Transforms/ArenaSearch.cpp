@@ -81,11 +81,13 @@ private:
 
   /// Places one more buffer of `part` (in preorder) at an offset of at least
   /// `lastOffset` (and after preorder position `lastPos` at that offset).
+  /// `maxTotal` is at least the largest unplaced total of the sections in
+  /// [secLo, secHi).
   NodeStatus search(llvm::ArrayRef<int> part, int secLo, int secHi,
-                    int64_t lastOffset, int lastPos);
+                    int64_t lastOffset, int lastPos, int64_t maxTotal);
 
-  /// Returns true if `offset` leaves room in every section of [secLo, secHi).
-  bool check(int secLo, int secHi, int64_t offset) const;
+  /// Returns the largest unplaced total of the sections in [secLo, secHi).
+  int64_t getMaxTotal(int secLo, int secHi) const;
 
   /// Records `*slot` in `changes` and sets it to `value`.
   static void set(llvm::SmallVectorImpl<Change> &changes, int64_t &slot,
@@ -165,11 +167,11 @@ PackingSearch::Impl::Impl(llvm::ArrayRef<int64_t> sizes,
       }
 }
 
-bool PackingSearch::Impl::check(int secLo, int secHi, int64_t at) const {
+int64_t PackingSearch::Impl::getMaxTotal(int secLo, int secHi) const {
+  int64_t most = 0;
   for (int s = secLo; s < secHi; ++s)
-    if (std::max(at, floor[s]) + total[s] > height)
-      return false;
-  return true;
+    most = std::max(most, total[s]);
+  return most;
 }
 
 NodeStatus PackingSearch::Impl::decompose(llvm::ArrayRef<int> buffers,
@@ -228,12 +230,13 @@ NodeStatus PackingSearch::Impl::subSolve(llvm::ArrayRef<int> buffers, int secLo,
   llvm::SmallVector<int> part;
   for (const Key &k : keys)
     part.push_back(k.buffer);
-  return search(part, secLo, secHi, /*lastOffset=*/0, /*lastPos=*/0);
+  return search(part, secLo, secHi, /*lastOffset=*/0, /*lastPos=*/0,
+                getMaxTotal(secLo, secHi));
 }
 
 NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
                                        int secHi, int64_t lastOffset,
-                                       int lastPos) {
+                                       int lastPos, int64_t maxTotal) {
   if (nodesLeft-- <= 0)
     return NodeStatus::OutOfNodes;
   if ((++nodes & 1023) == 0 && deadline && SearchClock::now() >= *deadline)
@@ -277,7 +280,7 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
 
     // Buffers overlapping b in time now start at b's top or above.
     ++markStamp;
-    llvm::SmallVector<int, 32> affected;
+    llvm::SmallVector<int, 32> affected, raised;
     bool hatless = true;
     for (int other : overlaps[b]) {
       if (offset[other] >= 0)
@@ -286,11 +289,16 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
       if (minOffset[other] >= top)
         continue;
       set(changes, minOffset[other], top);
-      for (int s = lo[other]; s < hi[other]; ++s)
-        if (sectionMark[s] != markStamp) {
-          sectionMark[s] = markStamp;
-          affected.push_back(s);
-        }
+      // Only sections outside b's lifetime may see their floor rise below.
+      auto mark = [&](int begin, int end) {
+        for (int s = begin; s < end; ++s)
+          if (sectionMark[s] != markStamp) {
+            sectionMark[s] = markStamp;
+            affected.push_back(s);
+          }
+      };
+      mark(lo[other], std::min(hi[other], lo[b]));
+      mark(std::max(lo[other], hi[b]), hi[other]);
     }
     // b raises the floor of its sections and leaves their unplaced total.
     for (int s = lo[b]; s < hi[b]; ++s) {
@@ -298,24 +306,51 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
       total[s] -= size[b];
     }
     // A section's floor is at least its lowest unplaced canonical offset.
+    // An affected section holds a buffer whose canonical offset is now `top`,
+    // so its floor can rise to `top` at most: skip the scan when the floor is
+    // there already, or when even `top` plus the section's unplaced total
+    // fits (totals only shrink, so that raise could never prune). A scan
+    // stops at the first unplaced buffer that leaves the floor where it is.
     for (int s : affected) {
+      if (floor[s] >= top || top + total[s] <= height)
+        continue;
       int64_t lowest = std::numeric_limits<int64_t>::max();
       for (int other : sectionBuffers[s])
-        if (offset[other] < 0)
+        if (offset[other] < 0) {
           lowest = std::min(lowest, minOffset[other]);
-      if (lowest != std::numeric_limits<int64_t>::max() && floor[s] < lowest)
+          if (lowest <= floor[s])
+            break;
+        }
+      if (lowest != std::numeric_limits<int64_t>::max() && floor[s] < lowest) {
         set(changes, floor[s], lowest);
+        raised.push_back(s);
+      }
     }
 
+    // Every section s of the partition needs max(at, floor) + total <= height,
+    // that is floor + total <= height and at + total <= height. The first
+    // held before this placement except where floor or total just changed:
+    // b's sections and the raised floors. The second holds for all sections
+    // when at + maxTotal fits (totals only shrink), else a scan decides.
+    bool fits = true;
+    for (int s = lo[b]; s < hi[b] && fits; ++s)
+      fits = floor[s] + total[s] <= height;
+    for (int s : raised)
+      fits = fits && floor[s] + total[s] <= height;
+    int64_t bound = maxTotal;
+    if (fits && at + bound > height) {
+      bound = getMaxTotal(secLo, secHi);
+      fits = at + bound <= height;
+    }
     NodeStatus status = NodeStatus::NotFound;
-    if (check(secLo, secHi, at)) {
+    if (fits) {
       // Boundaries that b alone crossed now split the problem.
       bool split = false;
       for (int s = lo[b]; s + 1 < hi[b]; ++s)
         if (--cuts[s] == 0 && s >= secLo && s + 1 < secHi)
           split = true;
       status = split ? decompose(part, secLo, secHi)
-                     : search(part, secLo, secHi, at, pos);
+                     : search(part, secLo, secHi, at, pos, bound);
       for (int s = lo[b]; s + 1 < hi[b]; ++s)
         ++cuts[s];
     }
