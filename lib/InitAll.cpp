@@ -6,6 +6,7 @@
 
 #include "MemOpt/InitAll.h"
 
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Pipelines/Pipelines.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -51,6 +52,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
                   func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect>();
+  registry.insert<memplan::MemPlanDialect>();
 
   // Interface models the TOSA -> linalg -> bufferization -> LLVM flow needs.
   affine::registerValueBoundsOpInterfaceExternalModels(registry);
