@@ -92,6 +92,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     return fail(errorMessage, "unknown schedule '" + options.schedule +
                                   "' (expected exact, input, kahn, rpo or "
                                   "greedy)");
+  if (!llvm::is_contained({"best", "greedy-by-size", "no-reuse"},
+                          StringRef(options.placement)))
+    return fail(errorMessage, "unknown placement '" + options.placement +
+                                  "' (expected best, greedy-by-size or "
+                                  "no-reuse)");
   if (options.sram < 0)
     return fail(errorMessage, "sram must be a byte count >= 0");
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
@@ -131,9 +136,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // 3. TOSA to linalg. Dialect conversion rewrites each op where it stands, so
   // the scheduled order is kept.
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
-  if (failed(addText(pm, "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
-                     "use-32-bit=false}),canonicalize",
-                     errorMessage)))
+  if (failed(addText(
+          pm,
+          "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
+          "use-32-bit=false}),canonicalize",
+          errorMessage)))
     return failure();
   if (stop == "linalg")
     return success();
@@ -161,8 +168,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (havePlanner) {
     if (failed(addText(pm,
                        llvm::formatv("func.func(memplan-plan-arena{{"
-                                     "alignment={0} capacity={1}})",
-                                     options.alignment, options.sram)
+                                     "alignment={0} capacity={1} "
+                                     "algorithm={2}})",
+                                     options.alignment, options.sram,
+                                     options.placement)
                            .str(),
                        errorMessage)))
       return failure();

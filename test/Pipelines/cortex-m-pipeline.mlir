@@ -1,6 +1,7 @@
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=schedule" | FileCheck %s --check-prefix=SCHED
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=linalg" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LINALG
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=bufferize" | FileCheck %s --check-prefix=BUF
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=plan alignment=32" | FileCheck %s --check-prefix=PLAN
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m33" | FileCheck %s --check-prefix=LLVM
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m7" | FileCheck %s --check-prefix=M7
 
@@ -32,8 +33,19 @@
 // BUF-NOT: tensor.
 // BUF: return
 
+// The planned IR: one arena, every buffer placed in it, no allocation left.
+// PLAN-LABEL: func.func @main
+// PLAN-SAME: memplan.arena_alignment = 32
+// PLAN: memplan.arena align 32
+// PLAN-NOT: memref.alloc
+// PLAN: memplan.place
+// PLAN-NOT: memref.alloc
+// PLAN: return
+
 // LLVM: module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv8m.main-none-eabihf"}
-// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr
+// The arena is the trailing pointer argument.
+// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM-NOT: malloc
 // LLVM-NOT: memrefCopy
 // LLVM-NOT: func.func
 

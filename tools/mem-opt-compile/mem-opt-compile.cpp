@@ -82,11 +82,22 @@ static cl::opt<std::string>
     scheduleName("schedule",
                  cl::desc("Op order: exact, input, kahn, rpo or greedy"),
                  cl::init("exact"));
+static cl::opt<std::string>
+    placementName("placement",
+                  cl::desc("Arena placement: best, greedy-by-size or "
+                           "no-reuse"),
+                  cl::init("best"));
 static cl::opt<std::string> partitionMode("partition",
                                           cl::desc("auto, off or always"),
                                           cl::init("off"));
 static cl::opt<int64_t>
     alignment("alignment", cl::desc("Arena alignment in bytes"), cl::init(16));
+static cl::opt<std::string> symbolPrefix(
+    "symbol-prefix",
+    cl::desc("Prefix for the names of the public functions in the object "
+             "and the header (e.g. to avoid a clash with the firmware's "
+             "`main`)"),
+    cl::init(""));
 static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
                                   cl::init(2), cl::Prefix);
 static cl::opt<bool> printReport(
@@ -285,6 +296,19 @@ static LogicalResult compile(MLIRContext &context) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
+  if (!symbolPrefix.empty()) {
+    for (auto func :
+         llvm::make_early_inc_range(module->getOps<func::FuncOp>())) {
+      if (func.isExternal() || func.isPrivate())
+        continue;
+      auto newName =
+          StringAttr::get(&context, symbolPrefix + func.getSymName());
+      if (failed(SymbolTable::replaceAllSymbolUses(func, newName, *module)))
+        return func.emitError("cannot rename the uses of @")
+               << func.getSymName();
+      func.setSymName(newName);
+    }
+  }
   FailureOr<SmallVector<FunctionInfo>> infos = collectFunctions(*module);
   if (failed(infos))
     return failure();
@@ -294,6 +318,7 @@ static LogicalResult compile(MLIRContext &context) {
   options.sram = sramBytes;
   options.schedule = scheduleName;
   options.partition = partitionMode;
+  options.placement = placementName;
   options.alignment = alignment;
   PassManager pm(&context);
   if (failed(buildTosaToCortexMPipeline(pm, options, &errorMessage))) {

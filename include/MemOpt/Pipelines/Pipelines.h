@@ -77,6 +77,12 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       *this, "alignment",
       llvm::cl::desc("Alignment of every buffer in the arena, in bytes"),
       llvm::cl::init(16)};
+  /// Placement algorithm of memplan-plan-arena.
+  PassOptions::Option<std::string> placement{
+      *this, "placement",
+      llvm::cl::desc("Arena placement: best, greedy-by-size or no-reuse (the "
+                     "algorithm of memplan-plan-arena)"),
+      llvm::cl::init("best")};
   /// Last stage to run.
   PassOptions::Option<std::string> stopAfter{
       *this, "stop-after",

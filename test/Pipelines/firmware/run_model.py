@@ -7,12 +7,13 @@
 #
 # For one TOSA model and one or more CPUs:
 #   1. mem-opt-compile -> model.o + model.h (the code under test);
-#   2. seeded random inputs, embedded as C arrays in model_glue.c;
+#   2. seeded random inputs from mem-opt-run, embedded as C arrays in
+#      model_glue.c;
 #   3. arm-none-eabi-gcc builds the firmware (startup.c, main.c, link.ld);
 #   4. qemu-system-arm runs it under `timeout`; the firmware checks the canary
 #      around the arena and writes the outputs to out.bin by semihosting;
-#   5. the same TOSA function runs on the host, lowered by upstream MLIR alone
-#      (mlir-opt-22, no scheduling, no in-place rewrites, no arena), and the
+#   5. the same TOSA function runs on the host (mem-opt-run: upstream MLIR's
+#      lowering, no scheduling, no in-place rewrites, no arena), and the
 #      outputs are compared: integers bit-exact, floats within a tolerance.
 # It also checks that the object references no malloc, free or memrefCopy
 # when the model is arena-planned. Exit status 0 only if everything holds.
@@ -21,7 +22,6 @@
 # ===--------------------------------------------------------------------=== #
 
 import argparse
-import ctypes
 import os
 import re
 import shutil
@@ -73,20 +73,18 @@ def parse_header(path):
     return fn, arena, align, ios["IN"], ios["OUT"], "void *arena" in text
 
 
-def make_inputs(inputs, seed):
-    """Seeded random inputs: floats uniform in [-1, 1), integers over their
-    whole range."""
-    rng = np.random.default_rng(seed)
-    arrays = []
-    for shape, ctype in inputs:
-        dtype = CTYPES[ctype][0]
-        if np.issubdtype(dtype, np.floating):
-            arrays.append(rng.uniform(-1, 1, size=shape).astype(dtype))
-        else:
-            info = np.iinfo(dtype)
-            arrays.append(
-                rng.integers(info.min, info.max, size=shape,
-                             endpoint=True).astype(dtype))
+def split(raw, specs):
+    """Splits raw little-endian bytes into arrays of the given
+    (shape, ctype)s."""
+    arrays, offset = [], 0
+    for shape, ctype in specs:
+        dtype = np.dtype(CTYPES[ctype][0]).newbyteorder("<")
+        count = int(np.prod(shape))
+        arrays.append(np.frombuffer(raw, dtype=dtype, count=count,
+                                    offset=offset).reshape(shape))
+        offset += count * dtype.itemsize
+    if offset != len(raw):
+        return None
     return arrays
 
 
@@ -122,42 +120,16 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     open(path, "w").write("\n".join(lines) + "\n")
 
 
-def host_reference(model, fn, inputs, outputs, arrays, work):
-    """Runs the TOSA function on the host through upstream MLIR's lowering
-    (bare-pointer calls, malloc), independent of mem-opt's passes."""
-    lowered = os.path.join(work, "host.llvm.mlir")
-    run([os.path.join(LLVM_BIN, "mlir-opt"), model,
-         "--tosa-to-linalg-pipeline", "--tosa-to-tensor", "--tosa-to-arith",
-         "--tosa-to-arith=include-apply-rescale", "--canonicalize",
-         "--one-shot-bufferize=bufferize-function-boundaries"
-         " function-boundary-type-conversion=identity-layout-map",
-         "--canonicalize",
-         "--buffer-results-to-out-params=hoist-static-allocs "
-         "modify-public-functions", "--buffer-deallocation-pipeline",
-         "--canonicalize", "--convert-linalg-to-loops",
-         "--expand-strided-metadata", "--lower-affine", "--convert-scf-to-cf",
-         "--finalize-memref-to-llvm", "--convert-arith-to-llvm",
-         "--convert-math-to-llvm", "--convert-cf-to-llvm",
-         "--convert-func-to-llvm=use-bare-ptr-memref-call-conv",
-         "--convert-index-to-llvm", "--reconcile-unrealized-casts", "-o",
-         lowered])
-    ll = os.path.join(work, "host.ll")
-    run([os.path.join(LLVM_BIN, "mlir-translate"), "--mlir-to-llvmir",
-         lowered, "-o", ll])
-    obj = os.path.join(work, "host.o")
-    run([os.path.join(LLVM_BIN, "llc"), "-O2", "-relocation-model=pic",
-         "-filetype=obj", ll, "-o", obj])
-    lib = os.path.join(work, "host.so")
-    libdir = "/usr/lib/llvm-22/lib"
-    run([os.path.join(LLVM_BIN, "clang"), "-shared", obj, "-o", lib,
-         "-L" + libdir, "-lmlir_c_runner_utils", "-Wl,-rpath," + libdir])
-    so = ctypes.CDLL(lib)
-    results = [np.zeros(shape, dtype=CTYPES[ctype][0])
-               for shape, ctype in outputs]
-    args = [a.ctypes.data_as(ctypes.c_void_p) for a in arrays]
-    args += [r.ctypes.data_as(ctypes.c_void_p) for r in results]
-    getattr(so, fn)(*args)
-    return results
+def host_run(tools, model, fn, seed, work):
+    """Seeded inputs and the outputs of the TOSA function run on the host by
+    mem-opt-run (upstream MLIR's lowering, JIT-compiled; no scheduling, no
+    in-place rewrites, no arena)."""
+    inputs, outputs = os.path.join(work, "in.bin"), os.path.join(
+        work, "host_out.bin")
+    run([os.path.join(tools, "mem-opt-run"), model, "--entry=" + fn,
+         "--seed=%d" % seed, "--write-inputs=" + inputs,
+         "--outputs=" + outputs])
+    return open(inputs, "rb").read(), open(outputs, "rb").read()
 
 
 def compare(name, got, want, rtol, atol):
@@ -187,6 +159,8 @@ def main():
     ap.add_argument("--atol", type=float, default=1e-5)
     ap.add_argument("--timeout", type=int, default=60)
     ap.add_argument("--compile-arg", action="append", default=[])
+    ap.add_argument("--symbol-prefix", default="",
+                    help="prefix for the model's symbols in the firmware")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     shutil.rmtree(args.work, ignore_errors=True)
@@ -201,7 +175,8 @@ def main():
             work, "model.h")
         report = run([os.path.join(args.tools, "mem-opt-compile"), args.model,
                       "--cpu=" + cpu, "-o", obj, "--header", header,
-                      "--report"] + args.compile_arg).strip()
+                      "--report", "--symbol-prefix=" + args.symbol_prefix] +
+                     args.compile_arg).strip()
         fn, arena, align, inputs, outputs, has_arena = parse_header(header)
         undefined = run([os.path.join(LLVM_BIN, "llvm-nm"), "-u",
                          obj]).split()
@@ -209,7 +184,15 @@ def main():
         if has_arena and banned:
             print("FAIL %s: object references %s" % (cpu, ", ".join(banned)))
             status = 1
-        arrays = make_inputs(inputs, args.seed)
+        if reference is None:
+            raw_in, raw_out = host_run(args.tools, args.model,
+                                       fn[len(args.symbol_prefix):],
+                                       args.seed, args.work)
+            arrays = split(raw_in, inputs)
+            reference = split(raw_out, outputs)
+            if arrays is None or reference is None:
+                print("FAIL mem-opt-run's data does not match the header")
+                return 1
         glue = os.path.join(work, "model_glue.c")
         write_glue(glue, header, fn, arena, align, inputs, outputs, arrays,
                    has_arena)
@@ -231,9 +214,6 @@ def main():
             status = 1
             continue
         raw = open(os.path.join(work, "out.bin"), "rb").read()
-        if reference is None:
-            reference = host_reference(args.model, fn, inputs, outputs,
-                                       arrays, args.work)
         offset = 0
         for i, want in enumerate(reference):
             got = np.frombuffer(raw, dtype=want.dtype, count=want.size,
