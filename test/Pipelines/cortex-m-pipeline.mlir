@@ -22,13 +22,14 @@
 // LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op3")
 
 // Bufferized: the result is an out-parameter and the concat operands are
-// written straight into their slice of it (no copy).
+// written straight into their slice of it (no copy), in the scheduled order:
+// op6 (channels 4..7) before op5 (channels 0..3).
 // BUF-LABEL: func.func @main
 // BUF-SAME: (%{{.*}}: memref<1x14x14x2xf32>, %[[OUT:.*]]: memref<1x4x4x8xf32>)
 // BUF-NOT: copy
-// BUF: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
-// BUF-NOT: copy
 // BUF: memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUF-NOT: copy
+// BUF: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
 // BUF-NOT: copy
 // BUF-NOT: tensor.
 // BUF: return
