@@ -601,12 +601,54 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
   }
   Type inElt = cast<RankedTensorType>(value.getType()).getElementType();
   Type outElt = resultType.getElementType();
-  if (inputZp != 0 && !inElt.isInteger(8))
-    return opError() << "zero point " << inputZp << " on a " << inElt
-                     << " tensor is not supported";
-  if (outputZp != 0 && !outElt.isInteger(8))
-    return opError() << "zero point " << outputZp << " on a " << outElt
-                     << " tensor is not supported";
+  Type i32 = builder.getI32Type();
+  ArrayRef<int64_t> shape = resultType.getShape();
+  SmallVector<int64_t> ones(shape.size(), 1);
+  // TOSA takes zero points only on i8 operands: others go through i32 with
+  // an explicit subtraction or addition (and a clamp before narrowing).
+  if (inputZp != 0 && !inElt.isInteger(8)) {
+    if (!isa<IntegerType>(inElt) || inElt.getIntOrFloatBitWidth() > 32)
+      return opError() << "zero point " << inputZp << " on a " << inElt
+                       << " tensor is not supported";
+    auto wideType = RankedTensorType::get(
+        cast<RankedTensorType>(value.getType()).getShape(), i32);
+    FailureOr<Value> wide = rescale(value, wideType, {1.0}, 0, 0, loc);
+    if (failed(wide))
+      return failure();
+    Value centered = create(
+        "tosa.sub", wideType,
+        {*wide, reshape(scalarConst(i32, static_cast<double>(inputZp), loc),
+                        ones, loc)},
+        {}, loc);
+    return rescale(centered, resultType, scales, 0, outputZp, loc);
+  }
+  if (outputZp != 0 && !outElt.isInteger(8)) {
+    if (!isa<IntegerType>(outElt) || outElt.getIntOrFloatBitWidth() > 32)
+      return opError() << "zero point " << outputZp << " on a " << outElt
+                       << " tensor is not supported";
+    auto wideType = RankedTensorType::get(shape, i32);
+    FailureOr<Value> wide = rescale(value, wideType, scales, inputZp, 0, loc);
+    if (failed(wide))
+      return failure();
+    Value shifted = create(
+        "tosa.add", wideType,
+        {*wide, reshape(scalarConst(i32, static_cast<double>(outputZp), loc),
+                        ones, loc)},
+        {}, loc);
+    if (outElt.isInteger(32))
+      return shifted;
+    unsigned width = outElt.getIntOrFloatBitWidth();
+    Value clamped = create(
+        "tosa.clamp", wideType, {shifted},
+        {builder.getNamedAttr(
+             "min_val",
+             builder.getIntegerAttr(i32, -(int64_t(1) << (width - 1)))),
+         builder.getNamedAttr(
+             "max_val",
+             builder.getIntegerAttr(i32, (int64_t(1) << (width - 1)) - 1))},
+        loc);
+    return create("tosa.cast", resultType, {clamped}, {}, loc);
+  }
   auto n = static_cast<int64_t>(scales.size());
   auto mType = RankedTensorType::get({n}, builder.getI32Type());
   auto sType = RankedTensorType::get({n}, builder.getI8Type());
@@ -1581,7 +1623,165 @@ LogicalResult TFLiteImporter::mean(const tfl::Operator *op) {
 }
 
 LogicalResult TFLiteImporter::svdf(const tfl::Operator *op) {
-  return opError() << "unsupported operator";
+  // Inputs: input [B, I], weights_feature [F, I], weights_time [F, M],
+  // bias [U] (optional), activation state [B, M * F] (a variable tensor).
+  // As in TFLite Micro's reference kernel: shift the state left by one step,
+  // write x . weights_feature (requantized to the state) into the last step,
+  // then out[b, u] = bias[u] + sum over the R filters of unit u of
+  // sum_m (state - zp) * weights_time, requantized to the output. The integer
+  // kernel applies no fused activation (TFLite Micro's neither).
+  if (failed(checkArity(op, 3, 5, 1)))
+    return failure();
+  if (op->inputs()->size() != 5)
+    return opError() << "expected 5 inputs, got " << op->inputs()->size();
+  int32_t in = input(op, 0), wf = input(op, 1), wt = input(op, 2),
+          bias = input(op, 3), state = input(op, 4), out = output(op);
+  if (state < 0)
+    return opError() << "missing activation state";
+  const auto *o = op->builtin_options_as_SVDFOptions();
+  if (!o || o->rank() <= 0)
+    return opError() << "missing SVDFOptions or invalid rank";
+  RankedTensorType inType = tensorType(in), wfType = tensorType(wf),
+                   wtType = tensorType(wt), stType = tensorType(state),
+                   outType = tensorType(out);
+  if (inType.getRank() != 2 || wfType.getRank() != 2 || wtType.getRank() != 2 ||
+      stType.getRank() != 2 || outType.getRank() != 2)
+    return opError() << "input, weights, state and output must have rank 2";
+  int64_t b = inType.getDimSize(0), i = inType.getDimSize(1),
+          f = wfType.getDimSize(0), m = wtType.getDimSize(1), r = o->rank();
+  if (wfType.getDimSize(1) != i || wtType.getDimSize(0) != f || f % r != 0 ||
+      m < 1 || stType.getDimSize(0) != b || stType.getDimSize(1) != m * f ||
+      outType.getDimSize(0) != b || outType.getDimSize(1) != f / r)
+    return opError() << "inconsistent SVDF shapes";
+  int64_t u = f / r;
+  if (!tensors->Get(state)->is_variable() || constantData(state))
+    return opError() << "the activation state must be a variable tensor";
+  if (values[state])
+    return opError() << "the activation state is shared between operators";
+  Type inElt = inType.getElementType(), stElt = stType.getElementType();
+  bool quantized = inElt.isInteger(8);
+  if (!(inElt.isF32() || quantized) || wfType.getElementType() != inElt ||
+      wtType.getElementType() != stElt || outType.getElementType() != inElt ||
+      (quantized && !(stElt.isInteger(8) || stElt.isInteger(16))) ||
+      (!quantized && !stElt.isF32()))
+    return opError() << "unsupported SVDF types";
+  if (quantized &&
+      (!isQuantized(in) || !isQuantized(wf) || !isQuantized(wt) ||
+       !isQuantized(state) || !isQuantized(out) ||
+       quant(wf).scales.size() != 1 || quant(wt).scales.size() != 1))
+    return opError() << "int8 SVDF needs per-tensor quantization parameters";
+  Location loc = tensorLoc(out);
+  Type i32 = builder.getI32Type();
+  Type accElt = quantized ? i32 : inElt;
+
+  // The state joins the function as an argument.
+  Block *body = builder.getInsertionBlock();
+  Value stateArg = body->addArgument(stType, tensorLoc(state));
+  values[state] = stateArg;
+
+  // Feature: x . weights_feature as a 1x1 convolution.
+  FailureOr<Value> x = getValue(in);
+  FailureOr<Value> w = getValue(wf, ArrayRef<int64_t>{f, 1, 1, i});
+  if (failed(x) || failed(w))
+    return failure();
+  Location featLoc = tensorLoc(out, "feature");
+  auto zeros = RankedTensorType::get({f}, accElt);
+  Value zeroBias = create(
+      "tosa.const", zeros, {},
+      {builder.getNamedAttr(
+          "values",
+          DenseElementsAttr::get(
+              zeros, quantized ? Attribute(builder.getIntegerAttr(i32, 0))
+                               : builder.getFloatAttr(inElt, 0.0)))},
+      featLoc);
+  double izp = quantized ? static_cast<double>(quant(in).zeroPoint()) : 0;
+  Value feature = create(
+      "tosa.conv2d", RankedTensorType::get({b, 1, 1, f}, accElt),
+      {reshape(*x, {b, 1, 1, i}, featLoc), *w, zeroBias,
+       scalarConst(inElt, izp, featLoc), scalarConst(inElt, 0, featLoc)},
+      {builder.getNamedAttr("acc_type", TypeAttr::get(accElt)),
+       builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr({0, 0, 0, 0})),
+       builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr({1, 1})),
+       builder.getNamedAttr("dilation", builder.getDenseI64ArrayAttr({1, 1}))},
+      featLoc);
+  if (quantized) {
+    FailureOr<Value> rq =
+        rescale(feature, RankedTensorType::get({b, 1, 1, f}, stElt),
+                {quant(in).scale() * quant(wf).scale() / quant(state).scale()},
+                0, quant(state).zeroPoint(), tensorLoc(out, "feature_rescale"));
+    if (failed(rq))
+      return failure();
+    feature = *rq;
+  }
+  feature = reshape(feature, {b, f, 1}, featLoc);
+
+  // New state: drop the oldest step, append the feature.
+  Location stLoc = tensorLoc(state, "next");
+  Value st = reshape(stateArg, {b, f, m}, stLoc);
+  Value next = feature;
+  if (m > 1) {
+    Value kept = create(
+        "tosa.slice", RankedTensorType::get({b, f, m - 1}, stElt),
+        {st, shapeConst({0, 0, 1}, stLoc), shapeConst({b, f, m - 1}, stLoc)},
+        {}, stLoc);
+    next = create(
+        "tosa.concat", RankedTensorType::get({b, f, m}, stElt), {kept, feature},
+        {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, stLoc);
+  }
+  stateTensors.push_back(state);
+  stateResults.push_back(reshape(next, {b, m * f}, stLoc));
+
+  // Time: sum over memory of (state - zp) * weights_time.
+  Location timeLoc = tensorLoc(out, "time");
+  FailureOr<Value> wtv = getValue(wt, ArrayRef<int64_t>{1, f, m});
+  if (failed(wtv))
+    return failure();
+  Value lhs = next, rhs = *wtv;
+  if (quantized) {
+    FailureOr<Value> l = rescale(next, RankedTensorType::get({b, f, m}, i32),
+                                 {1.0}, quant(state).zeroPoint(), 0, timeLoc);
+    FailureOr<Value> rr = rescale(*wtv, RankedTensorType::get({1, f, m}, i32),
+                                  {1.0}, 0, 0, timeLoc);
+    if (failed(l) || failed(rr))
+      return failure();
+    lhs = *l;
+    rhs = *rr;
+  }
+  Value prod = create("tosa.mul", RankedTensorType::get({b, f, m}, accElt),
+                      {lhs, rhs, scalarConst(builder.getI8Type(), 0, timeLoc)},
+                      {}, timeLoc);
+  Value perFilter = create(
+      "tosa.reduce_sum", RankedTensorType::get({b, f, 1}, accElt), {prod},
+      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
+  Value perUnit = create(
+      "tosa.reduce_sum", RankedTensorType::get({b, u, 1}, accElt),
+      {reshape(perFilter, {b, u, r}, timeLoc)},
+      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
+  Value result = reshape(perUnit, {b, u}, timeLoc);
+  if (bias >= 0) {
+    if (tensorType(bias).getElementType() != accElt ||
+        tensorType(bias).getNumElements() != u)
+      return opError() << "bias must be " << u << " values of " << accElt;
+    FailureOr<Value> bv = getValue(bias, ArrayRef<int64_t>{1, u});
+    if (failed(bv))
+      return failure();
+    result = create("tosa.add", RankedTensorType::get({b, u}, accElt),
+                    {result, *bv}, {}, tensorLoc(out, "bias"));
+  }
+  if (quantized) {
+    FailureOr<Value> rq =
+        rescale(result, outType,
+                {quant(state).scale() * quant(wt).scale() / quant(out).scale()},
+                0, quant(out).zeroPoint(), loc);
+    if (failed(rq))
+      return failure();
+    return define(out, *rq);
+  }
+  FailureOr<Value> activated =
+      activation(result, o->fused_activation_function(), out, loc);
+  if (failed(activated))
+    return failure();
+  return define(out, *activated);
 }
 
 LogicalResult TFLiteImporter::importOperator(const tfl::Operator *op) {
@@ -1729,11 +1929,8 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
       return nullptr;
     results.push_back(*v);
   }
-  for (auto [t, v] : llvm::zip(stateTensors, stateResults)) {
-    body->addArgument(tensorType(t), tensorLoc(t));
-    results.push_back(v);
-  }
-  (void)stateTensors;
+  // SVDF states: their arguments were added when first used.
+  llvm::append_range(results, stateResults);
   func::ReturnOp::create(builder, fileLoc, results);
   SmallVector<Type> finalArgs = llvm::to_vector(body->getArgumentTypes());
   func.setFunctionType(

@@ -125,8 +125,11 @@ def decode(path):
         n = 1
         for d in shape:
             n *= d
-        tensors.append({"name": t.string(3), "type": tname, "shape": shape,
-                        "bytes": n * size, "buffer": t.scalar(2, "I")})
+        # Unnamed tensors are called tensor_<index> (mem-opt's convention).
+        name = t.string(3) or "tensor_%d" % len(tensors)
+        tensors.append({"name": name, "type": tname, "shape": shape,
+                        "bytes": n * size, "buffer": t.scalar(2, "I"),
+                        "variable": bool(t.scalar(5, "B"))})
     ops = []
     for op in sg.tables(3):
         ops.append({"op": OPS.get(codes[op.scalar(0, "I")],
@@ -190,9 +193,12 @@ def main():
     sizes = {"f32": 4, "f16": 2, "i32": 4, "i8": 1, "ui8": 1, "i16": 2,
              "i64": 8, "i1": 1}
     # Activations: graph inputs and every op output.
+    # Variable tensors (recurrent state) become function arguments too.
     act = set(model["inputs"])
     for o in model["ops"]:
         act.update(o["outputs"])
+        act.update(i for i in o["inputs"]
+                   if i >= 0 and model["tensors"][i]["variable"])
     bad = 0
     total = 0
     for i in sorted(act):
