@@ -37,6 +37,10 @@ tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "mem-opt",
     "mem-opt-zoo",
+    "mem-opt-import",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Test scripts that need Debian's Python packages run with the system python.
+config.substitutions.append(("%syspython", "/usr/bin/python3"))

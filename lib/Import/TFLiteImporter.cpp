@@ -213,9 +213,13 @@ private:
   }
   /// Emits an error about the operator being converted.
   InFlightDiagnostic opError() {
-    return emitError(FileLineColLoc::get(context, fileName, 0, 0))
-           << "tflite op " << opIndex << " (" << opName << ")"
-           << (opOutput.empty() ? "" : " -> '" + opOutput + "'") << ": ";
+    InFlightDiagnostic diag =
+        emitError(FileLineColLoc::get(context, fileName, 0, 0));
+    if (!inOperator)
+      return std::move(diag << "tflite graph " << opName << ": ");
+    return std::move(diag) << "tflite op " << opIndex << " (" << opName << ")"
+                           << (opOutput.empty() ? "" : " -> '" + opOutput + "'")
+                           << ": ";
   }
 
   /// Returns the name used in locations for tensor \p index.
@@ -341,6 +345,8 @@ private:
   std::string opName;
   /// The name of its first output, for diagnostics.
   std::string opOutput;
+  /// False while the graph's inputs and outputs are read.
+  bool inOperator = false;
 };
 
 } // namespace
@@ -1915,12 +1921,14 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
     opIndex = i;
     opName = "?";
     opOutput.clear();
+    inOperator = true;
     if (failed(importOperator(op)))
       return nullptr;
   }
 
   // Results: the graph outputs, then updated SVDF states.
   SmallVector<Value> results;
+  inOperator = false;
   for (int32_t t : *subgraph->outputs()) {
     opName = "outputs";
     FailureOr<Value> v =

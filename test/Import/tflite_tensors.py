@@ -11,7 +11,8 @@
 # byte size. With --check FILE.mlir it compares the file's tensors against
 # the imported TOSA module: each tensor that an op produces or the function
 # takes (matched by its `loc("name")`) must have the same shape and element
-# byte size. Exit status 1 on any mismatch.
+# byte size. Exit status 1 on any mismatch. With --mutate it writes damaged
+# copies of a model for the error tests.
 #
 # Field slots (TFLite schema order): Model{version, operator_codes,
 # subgraphs, description, buffers}, SubGraph{tensors, inputs, outputs,
@@ -117,6 +118,7 @@ def decode(path):
     for oc in model.tables(1):
         code = max(oc.scalar(0, "b"), oc.scalar(3, "i"))
         codes.append(code)
+    buffers = [buf.vector(0, "B") for buf in model.tables(4)]
     sg = model.tables(2)[0]
     tensors = []
     for t in sg.tables(0):
@@ -127,8 +129,11 @@ def decode(path):
             n *= d
         # Unnamed tensors are called tensor_<index> (mem-opt's convention).
         name = t.string(3) or "tensor_%d" % len(tensors)
+        bi = t.scalar(2, "I")
         tensors.append({"name": name, "type": tname, "shape": shape,
-                        "bytes": n * size, "buffer": t.scalar(2, "I"),
+                        "bytes": n * size, "buffer": bi,
+                        "data": bytes(buffers[bi]) if bi < len(buffers)
+                        else b"",
                         "variable": bool(t.scalar(5, "B"))})
     ops = []
     for op in sg.tables(3):
@@ -179,7 +184,82 @@ def mlir_tensors(path):
     return found
 
 
+def mutate(path, kind, args, out):
+    """Writes a damaged copy of `path` to `out`, for the error tests:
+    truncate N | flip OFFSET BIT | opcode CODE (every operator code becomes
+    builtin CODE) | dynamic TENSOR (its first dimension becomes -1) |
+    badinput INDEX (operator 0's first input becomes tensor INDEX)."""
+    data = bytearray(open(path, "rb").read())
+    b = Buf(bytes(data))
+    model = Table(b, b.u32(0))
+    if kind == "truncate":
+        data = data[:int(args[0])]
+    elif kind == "flip":
+        data[int(args[0])] ^= 1 << int(args[1])
+    elif kind == "opcode":
+        for oc in model.tables(1):
+            for slot, fmt in ((0, "<b"), (3, "<i")):
+                p = oc.field(slot)
+                if p is not None:
+                    struct.pack_into(fmt, data, p, min(int(args[0]), 127)
+                                     if slot == 0 else int(args[0]))
+    elif kind == "dynamic":
+        t = model.tables(2)[0].tables(0)[int(args[0])]
+        start, n = t._vec(0)
+        assert n > 0
+        struct.pack_into("<i", data, start, -1)
+    elif kind == "badinput":
+        op = model.tables(2)[0].tables(3)[0]
+        start, n = op._vec(1)
+        struct.pack_into("<i", data, start, int(args[0]))
+    else:
+        raise SystemExit("unknown mutation " + kind)
+    open(out, "wb").write(bytes(data))
+    return 0
+
+
+PACK = {"f32": "f", "f16": "e", "i32": "i", "i8": "b", "ui8": "B",
+        "i16": "h", "i64": "q"}
+
+
+def mlir_constants(path):
+    """Maps loc name -> raw little-endian bytes of every `tosa.const` whose
+    location is a plain name (the importer's weights)."""
+    text = open(path).read()
+    locs = {}
+    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"\)', text, re.M):
+        locs[m.group(1)] = m.group(2)
+    consts = {}
+    pat = re.compile(r'"tosa.const"\(\) <\{values = dense<(.*)> : '
+                     r'tensor<([0-9x]*?)x?(f32|f16|i32|i8|i16|i64)>\}> .*'
+                     r'loc\((#loc\d*|"[^"]*")\)\s*$')
+    for line in text.splitlines():
+        m = pat.search(line)
+        if not m:
+            continue
+        payload, dims, elt, key = m.groups()
+        name = key[1:-1] if key.startswith('"') else locs.get(key)
+        count = 1
+        for d in dims.split("x") if dims else []:
+            count *= int(d)
+        if payload.startswith('"0x'):
+            raw = bytes.fromhex(payload[3:-1])
+        else:
+            nums = re.findall(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|inf|nan)",
+                              payload)
+            if len(nums) == 1:
+                nums = nums * count
+            conv = float if elt.startswith("f") else int
+            raw = struct.pack("<%d%s" % (len(nums), PACK[elt]),
+                              *[conv(x) for x in nums])
+        consts.setdefault(name, []).append(raw)
+    return consts
+
+
 def main():
+    if sys.argv[1] == "--mutate":
+        # --mutate IN KIND ARGS... OUT
+        return mutate(sys.argv[2], sys.argv[3], sys.argv[4:-1], sys.argv[-1])
     model = decode(sys.argv[1])
     if len(sys.argv) == 2:
         for i, t in enumerate(model["tensors"]):
@@ -218,8 +298,20 @@ def main():
                                   t["bytes"], shape, elt, n))
             bad += 1
         total += t["bytes"]
-    print("checked %d activation tensors (%d bytes), %d mismatches"
-          % (len(act), total, bad))
+    # Weights: every tensor with data that the module uses as a constant must
+    # hold exactly the file's bytes.
+    consts = mlir_constants(sys.argv[3])
+    nconst = 0
+    for i, t in enumerate(model["tensors"]):
+        if not t["data"] or t["name"] not in consts:
+            continue
+        nconst += 1
+        if any(raw != t["data"] for raw in consts[t["name"]]):
+            print("constant %d '%s' differs from the file's %d bytes"
+                  % (i, t["name"], len(t["data"])))
+            bad += 1
+    print("checked %d activation tensors (%d bytes), %d constants, "
+          "%d mismatches" % (len(act), total, nconst, bad))
     return 1 if bad else 0
 
 
