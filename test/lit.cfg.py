@@ -44,3 +44,4 @@ llvm_config.add_tool_substitutions(tools, tool_dirs)
 
 # Test scripts that need Debian's Python packages run with the system python.
 config.substitutions.append(("%syspython", "/usr/bin/python3"))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))

@@ -130,11 +130,15 @@ def decode(path):
         # Unnamed tensors are called tensor_<index> (mem-opt's convention).
         name = t.string(3) or "tensor_%d" % len(tensors)
         bi = t.scalar(2, "I")
+        q = t.table(4)
+        scale = q.vector(2, "f") if q else []
+        zero = q.vector(3, "q") if q else []
         tensors.append({"name": name, "type": tname, "shape": shape,
                         "bytes": n * size, "buffer": bi,
                         "data": bytes(buffers[bi]) if bi < len(buffers)
                         else b"",
-                        "variable": bool(t.scalar(5, "B"))})
+                        "variable": bool(t.scalar(5, "B")),
+                        "scale": scale, "zero_point": zero})
     ops = []
     for op in sg.tables(3):
         ops.append({"op": OPS.get(codes[op.scalar(0, "I")],
