@@ -267,7 +267,7 @@ def main():
     model = decode(sys.argv[1])
     if len(sys.argv) == 2:
         for i, t in enumerate(model["tensors"]):
-            print(i, t)
+            print(i, {k: v for k, v in t.items() if k != "data"})
         for i, o in enumerate(model["ops"]):
             print("op", i, o)
         print("inputs", model["inputs"], "outputs", model["outputs"])
