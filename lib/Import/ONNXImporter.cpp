@@ -42,6 +42,7 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Location.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -181,10 +182,13 @@ private:
     return emitError(FileLineColLoc::get(context, fileName, 0, 0));
   }
 
-  /// Emits an error naming the current node and its op type.
+  /// Emits an error naming the current node and its op type, located at the
+  /// node's name inside the file.
   InFlightDiagnostic nodeError() {
-    return emitError(builder.getLoc())
-           << "node '" << node->name() << "' (" << node->op_type() << "): ";
+    Location loc = NameLoc::get(builder.getStringAttr(nodeName),
+                                FileLineColLoc::get(context, fileName, 0, 0));
+    return emitError(loc) << "node '" << node->name() << "' ("
+                          << node->op_type() << "): ";
   }
 
   /// Returns the f32 tensor type of `shape`.
@@ -207,6 +211,12 @@ private:
     RankedTensorType type = f32Type(shape);
     return tosa::ConstOp::create(builder, type,
                                  DenseElementsAttr::get(type, data));
+  }
+
+  /// Emits a float zero point operand (conv, matmul, avg_pool).
+  Value zeroPoint() {
+    return *tosa::createZeroPointTensor(builder, builder.getLoc(),
+                                        builder.getF32Type());
   }
 
   /// Emits the i8 zero shift operand of `tosa.mul`.
@@ -292,8 +302,9 @@ private:
   StringRef fileName;
   ImplicitLocOpBuilder builder;
   onnx::ModelProto model;
-  /// The node being imported.
+  /// The node being imported and its name (or a made-up one if it has none).
   const onnx::NodeProto *node = nullptr;
+  std::string nodeName;
   /// ONNX value name -> tensor.
   llvm::StringMap<Tensor> values;
   /// ONNX value name -> number of node inputs reading it.
@@ -536,6 +547,9 @@ Tensor ONNXImporter::reshapeTensor(Tensor &t, ArrayRef<int64_t> newShape) {
   }
   Value input = t.value;
   SmallVector<int64_t> inPerm = t.perm;
+  // Reshape the source of a reshape directly: the data is the same.
+  if (auto prior = input.getDefiningOp<tosa::ReshapeOp>())
+    input = prior.getInput1();
   if (wantIn != stored) {
     // Make every group contiguous and in ONNX order: one transpose.
     inPerm = wantIn;
@@ -553,7 +567,8 @@ Tensor ONNXImporter::reshapeTensor(Tensor &t, ArrayRef<int64_t> newShape) {
   }
   out.perm = outPerm;
   SmallVector<int64_t> target = permuteShape(newShape, outPerm);
-  if (permuteShape(t.shape, inPerm) == target)
+  if (cast<RankedTensorType>(input.getType()).getShape() ==
+      ArrayRef<int64_t>(target))
     out.value = input;
   else
     out.value = tosa::ReshapeOp::create(builder, f32Type(target), input,
@@ -778,9 +793,9 @@ LogicalResult ONNXImporter::importConv(int nodeIndex) {
     std::vector<float> hwcm =
         permuteData(weights, {cin, m, kh, kw}, {2, 3, 0, 1});
     Value weight = constF32({kh, kw, cin, m}, hwcm);
-    result = tosa::DepthwiseConv2DOp::create(builder, outType, input, weight,
-                                             biasValue, pad, stride, dilation,
-                                             accType);
+    result = tosa::DepthwiseConv2DOp::create(
+        builder, outType, input, weight, biasValue, zeroPoint(), zeroPoint(),
+        pad, stride, dilation, accType);
   } else {
     // ONNX [O, I, KH, KW] -> TOSA [O, KH, KW, I].
     std::vector<float> ohwi = permuteData(weights, w->shape, {0, 2, 3, 1});
@@ -916,9 +931,9 @@ LogicalResult ONNXImporter::importPool(bool isMax) {
     out.value = tosa::MaxPool2dOp::create(builder, outType, input, kernelAttr,
                                           strideAttr, padAttr);
   else
-    out.value = tosa::AvgPool2dOp::create(builder, outType, input, kernelAttr,
-                                          strideAttr, padAttr,
-                                          TypeAttr::get(builder.getF32Type()));
+    out.value = tosa::AvgPool2dOp::create(
+        builder, outType, input, zeroPoint(), zeroPoint(), kernelAttr,
+        strideAttr, padAttr, TypeAttr::get(builder.getF32Type()));
   setOutput(0, std::move(out));
   return success();
 }
@@ -1185,8 +1200,8 @@ LogicalResult ONNXImporter::importGemm(bool isGemm) {
   Tensor product;
   product.shape = {1, rows, m};
   product.perm = identityPerm(3);
-  product.value =
-      tosa::MatMulOp::create(builder, f32Type({1, rows, m}), lhs, rhs);
+  product.value = tosa::MatMulOp::create(builder, f32Type({1, rows, m}), lhs,
+                                         rhs, zeroPoint(), zeroPoint());
   SmallVector<int64_t> outShape(a->shape.begin(), a->shape.end() - 1);
   outShape.push_back(m);
   Tensor out = reshapeTensor(product, outShape);
@@ -1843,6 +1858,14 @@ OwningOpRef<ModuleOp> ONNXImporter::run(StringRef bytes) {
     results.push_back(valueIn(t, identityPerm(t.shape.size())));
   }
   func::ReturnOp::create(builder, results);
+  // Drop what nothing uses (constants materialized in a layout that was not
+  // needed in the end, reshapes superseded by a later one).
+  SmallVector<Operation *> ops;
+  for (Operation &op : entry->without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (op->use_empty() && isMemoryEffectFree(op))
+      op->erase();
   func.setFunctionType(
       builder.getFunctionType(argTypes, ValueRange(results).getTypes()));
   return module;
