@@ -31,6 +31,13 @@ MIN_RESOLUTION = {"inception_v3": 75}
 
 def build(name, width):
     """Builds torchvision model `name` with random weights."""
+    if name == "densenet_tiny":
+        # DenseNet-121's structure (BatchNorm before the convs, transitions
+        # with average pooling, dense concatenations) at a width that keeps
+        # CI fast.
+        return torchvision.models.densenet.DenseNet(
+            growth_rate=8, block_config=(2, 2, 2), num_init_features=16,
+            bn_size=2, num_classes=10)
     kwargs = {}
     if name in ("googlenet", "inception_v3"):
         kwargs = dict(aux_logits=False, init_weights=True)
@@ -57,7 +64,8 @@ def randomize_batchnorm(model, generator):
 def main():
     parser = argparse.ArgumentParser(description="Export a torchvision model to ONNX with a PyTorch reference")
     parser.add_argument("--model", required=True,
-                        help="torchvision model name, e.g. resnet18")
+                        help="torchvision model name, e.g. resnet18, or "
+                        "densenet_tiny (a narrow DenseNet)")
     parser.add_argument("--out", required=True, help="output directory")
     parser.add_argument("--resolution", type=int, default=64)
     parser.add_argument("--width", type=float, default=None,
