@@ -8,7 +8,9 @@
 // order, Kahn, reverse post-order, greedy) and the exact engine, in one run,
 // and prints a Markdown table: peaks, the proven lower bound, whether the
 // exact order is proven optimal, and the median time of the exact engine
-// over --repeat runs. Speed is measured here, never in tests.
+// over --repeat runs. Speed is measured here, never in tests. With
+// --format=json it prints the same data (plus tensors, every run's time and
+// whether the search stopped at its limit) for benchmarks/report.sh.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +25,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,6 +45,15 @@ static llvm::cl::opt<uint64_t>
     timeLimitMs("time-limit-ms", llvm::cl::init(60000),
                 llvm::cl::desc("Time limit of one exact search"));
 
+static llvm::cl::opt<std::string>
+    outputFormat("format", llvm::cl::init("md"),
+                 llvm::cl::desc("Output format: md (a Markdown table) or "
+                                "json"));
+static llvm::cl::opt<bool> repeatAtLimit(
+    "repeat-at-limit", llvm::cl::init(false),
+    llvm::cl::desc("Repeat the exact search even when the first run stops "
+                   "at the time limit (default: one run is enough)"));
+
 /// Returns the median of \p values.
 static double median(SmallVector<double> values) {
   llvm::sort(values);
@@ -59,10 +71,18 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  llvm::outs() << "| model | function | ops | file order | Kahn | RPO | greedy "
-                  "| exact | lower bound | proven | exact ms (median) | "
-                  "states |\n"
-               << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  if (outputFormat != "md" && outputFormat != "json") {
+    llvm::errs() << "mem-opt-bench: unknown format '" << outputFormat
+                 << "'; expected md or json\n";
+    return 1;
+  }
+  bool json = outputFormat == "json";
+  if (!json)
+    llvm::outs() << "| model | function | ops | file order | Kahn | RPO | "
+                    "greedy | exact | lower bound | proven | exact ms "
+                    "(median) | states |\n"
+                 << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  llvm::json::Array rows;
   int status = 0;
   for (const std::string &file : inputFiles) {
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, &context);
@@ -93,16 +113,48 @@ int main(int argc, char **argv) {
         times.push_back(std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - start)
                             .count());
+        if (exact.limitReached && !repeatAtLimit)
+          break;
+      }
+      int64_t kahn = peakOf(ScheduleAlgorithm::Kahn);
+      int64_t rpo = peakOf(ScheduleAlgorithm::ReversePostOrder);
+      int64_t greedy = peakOf(ScheduleAlgorithm::Greedy);
+      if (json) {
+        llvm::json::Array runs;
+        for (double time : times)
+          runs.push_back(time);
+        rows.push_back(llvm::json::Object{
+            {"file", file},
+            {"model", llvm::sys::path::stem(file)},
+            {"function", func.getSymName()},
+            {"ops", static_cast<int64_t>(graph->getNumNodes())},
+            {"tensors", static_cast<int64_t>(graph->getNumBuffers())},
+            {"peak_input", exact.inputPeakBytes},
+            {"peak_kahn", kahn},
+            {"peak_rpo", rpo},
+            {"peak_greedy", greedy},
+            {"peak_exact", exact.peakBytes},
+            {"lower_bound", exact.lowerBound},
+            {"optimal", exact.optimal},
+            {"limit_reached", exact.limitReached},
+            {"states", static_cast<int64_t>(exact.statesExplored)},
+            {"time_limit_ms", static_cast<int64_t>(timeLimitMs)},
+            {"exact_ms_runs", std::move(runs)},
+            {"exact_ms_median", median(times)},
+        });
+        continue;
       }
       llvm::outs() << llvm::formatv(
           "| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | "
           "{10:f1} | {11} |\n",
           llvm::sys::path::stem(file), func.getSymName(), graph->getNumNodes(),
-          exact.inputPeakBytes, peakOf(ScheduleAlgorithm::Kahn),
-          peakOf(ScheduleAlgorithm::ReversePostOrder),
-          peakOf(ScheduleAlgorithm::Greedy), exact.peakBytes, exact.lowerBound,
-          exact.optimal ? "yes" : "no", median(times), exact.statesExplored);
+          exact.inputPeakBytes, kahn, rpo, greedy, exact.peakBytes,
+          exact.lowerBound, exact.optimal ? "yes" : "no", median(times),
+          exact.statesExplored);
     }
   }
+  if (json)
+    llvm::outs() << llvm::formatv("{0:2}\n",
+                                  llvm::json::Value(std::move(rows)));
   return status;
 }

@@ -20,6 +20,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -318,7 +319,9 @@ TimelineChart mlir::memopt::buildMemoryTimelineChart(
     if (result.optimal)
       label += ", proven optimal";
     else
-      label += (", lower bound " + Twine(result.lowerBound) + " bytes").str();
+      label += llvm::formatv(", not proven (lower bound {0:f2} KiB)",
+                             static_cast<double>(result.lowerBound) / 1024.0)
+                   .str();
   }
   chart.series.push_back(
       makeSeries(label, BufferLiveness::evaluate(graph, result.order)));
