@@ -14,8 +14,10 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Transforms/ArenaPlanner.h"
 #include "MemOpt/Transforms/MemoryScheduler.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -53,6 +55,39 @@ static llvm::cl::opt<bool> repeatAtLimit(
     "repeat-at-limit", llvm::cl::init(false),
     llvm::cl::desc("Repeat the exact search even when the first run stops "
                    "at the time limit (default: one run is enough)"));
+
+/// Returns the buffers of \p graph with their lifetimes in \p order as
+/// half-open step ranges [first, last + 1).
+static SmallVector<ArenaBuffer> getArenaBuffers(const DataflowGraph &graph,
+                                                ArrayRef<NodeId> order) {
+  ScheduleLiveness liveness = BufferLiveness::evaluate(graph, order);
+  SmallVector<ArenaBuffer> buffers;
+  for (auto [id, buffer] : llvm::enumerate(graph.getBuffers())) {
+    if (buffer.bytes == 0)
+      continue;
+    const LiveInterval &interval = liveness.intervals[id];
+    buffers.push_back({buffer.bytes, static_cast<int64_t>(interval.first),
+                       static_cast<int64_t>(interval.last) + 1});
+  }
+  return buffers;
+}
+
+/// Alignment of arena offsets (as memplan and TFLite Micro use).
+static constexpr int64_t arenaAlignment = 16;
+
+/// Returns the arena size \p algorithm plans for the buffers of \p graph
+/// with the lifetimes of \p order, or -1 if it finds no plan.
+static int64_t planArenaSize(const DataflowGraph &graph, ArrayRef<NodeId> order,
+                             PlacementAlgorithm algorithm) {
+  SmallVector<ArenaBuffer> buffers = getArenaBuffers(graph, order);
+  PlacementOptions options;
+  options.algorithm = algorithm;
+  options.alignment = arenaAlignment;
+  std::optional<ArenaPlan> plan = planArena(buffers, options);
+  if (!plan || !isValidPlan(buffers, *plan, arenaAlignment))
+    return -1;
+  return plan->arenaSize;
+}
 
 /// Returns the median of \p values.
 static double median(SmallVector<double> values) {
@@ -141,6 +176,17 @@ int main(int argc, char **argv) {
             {"time_limit_ms", static_cast<int64_t>(timeLimitMs)},
             {"exact_ms_runs", std::move(runs)},
             {"exact_ms_median", median(times)},
+            {"arena_alignment", arenaAlignment},
+            {"arena_lower_bound",
+             getLivenessLowerBound(getArenaBuffers(*graph, exact.order),
+                                   arenaAlignment)},
+            {"arena_no_reuse",
+             planArenaSize(*graph, exact.order, PlacementAlgorithm::NoReuse)},
+            {"arena_greedy_by_size",
+             planArenaSize(*graph, exact.order,
+                           PlacementAlgorithm::GreedyBySize)},
+            {"arena_best",
+             planArenaSize(*graph, exact.order, PlacementAlgorithm::Best)},
         });
         continue;
       }

@@ -265,6 +265,7 @@ def main():
     }
     write_json(os.path.join(args.out, "benchmarks.json"), meta, rows, scaling)
     write_csv(os.path.join(args.out, "benchmarks.csv"), rows, scaling)
+    write_scaling_svg(os.path.join(svg_dir, "scaling.svg"), meta, scaling)
     write_markdown(os.path.join(args.out, "benchmarks.md"), meta, rows, scaling)
     log("done in %d s" % meta["report_seconds"])
 
@@ -291,7 +292,8 @@ def write_json(path, meta, rows, scaling):
 CSV_FIELDS = ["table", "id", "family", "series", "size", "function", "ops", "tensors",
               "peak_input", "peak_kahn", "peak_rpo", "peak_greedy", "peak_exact",
               "lower_bound", "optimal", "limit_reached", "states", "exact_ms_median",
-              "time_limit_ms", "peak_partition", "arena_bytes", "source"]
+              "time_limit_ms", "peak_partition", "arena_bytes", "arena_lower_bound",
+              "arena_no_reuse", "arena_greedy_by_size", "arena_best", "source"]
 
 
 def write_csv(path, rows, scaling):
@@ -306,8 +308,65 @@ def write_csv(path, rows, scaling):
                                  exact_ms_median="%.3f" % row["exact_ms_median"]))
         for row in scaling:
             writer.writerow(dict(row, table="scaling", id=row["series"],
-                                 peak_partition="", arena_bytes="",
+                                 peak_partition="", arena_bytes="", arena_lower_bound="",
+                                 arena_no_reuse="", arena_greedy_by_size="", arena_best="",
                                  exact_ms_median="%.3f" % row["exact_ms_median"]))
+
+
+SERIES_COLORS = ["#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e"]
+
+
+def write_scaling_svg(path, meta, scaling):
+    """Exact scheduling time (log scale) against ops, one line per series;
+    hollow markers are runs stopped at the time limit."""
+    left, top, width, height = 80, 40, 640, 300
+    max_ops = max(r["ops"] for r in scaling)
+    x_top = 200 * math.ceil(max_ops / 200.0)
+    lo, hi = -2, math.ceil(math.log10(max(meta["scaling_limit_ms"], 1)))
+    x = lambda ops: left + width * ops / x_top
+    y = lambda ms: top + height - height * (min(max(math.log10(max(ms, 1e-2)), lo), hi) - lo) / (hi - lo)
+    o = []
+    o.append('<?xml version="1.0" encoding="UTF-8"?>')
+    total_h = top + height + 60 + 18 * len(SCALING)
+    o.append('<svg xmlns="http://www.w3.org/2000/svg" width="800" height="%d" viewBox="0 0 800 %d" '
+             'font-family="DejaVu Sans, Arial, sans-serif" font-size="12">' % (total_h, total_h))
+    o.append('<rect width="100%" height="100%" fill="#ffffff"/>')
+    o.append('<text x="400" y="24" text-anchor="middle" font-size="15">Exact scheduling time against graph size</text>')
+    for e in range(lo, hi + 1):
+        yy = y(10 ** e)
+        label = ("%g ms" % (10 ** e)) if e < 3 else "%g s" % (10 ** (e - 3))
+        o.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#dddddd"/>' % (left, left + width, yy, yy))
+        o.append('<text x="%d" y="%.1f" text-anchor="end">%s</text>' % (left - 6, yy + 4, label))
+    for ops in range(0, x_top + 1, 200):
+        o.append('<text x="%.1f" y="%d" text-anchor="middle">%d</text>' % (x(ops), top + height + 16, ops))
+    o.append('<path d="M%d %d V%d H%d" fill="none" stroke="#000000"/>' % (left, top, top + height, left + width))
+    o.append('<text x="%d" y="%d" text-anchor="middle">ops in the graph</text>' % (left + width // 2, top + height + 36))
+    o.append('<text transform="translate(22,%d) rotate(-90)" text-anchor="middle">median time (log scale)</text>'
+             % (top + height // 2))
+    ylim = y(meta["scaling_limit_ms"])
+    o.append('<line x1="%d" x2="%d" y1="%.1f" y2="%.1f" stroke="#000000" stroke-dasharray="4 3"/>'
+             % (left, left + width, ylim, ylim))
+    o.append('<text x="%d" y="%.1f" text-anchor="end">time limit</text>' % (left + width - 4, ylim - 5))
+    for index, (series_id, title, _, _) in enumerate(SCALING):
+        series = [r for r in scaling if r["series"] == series_id]
+        if not series:
+            continue
+        color = SERIES_COLORS[index % len(SERIES_COLORS)]
+        points = " ".join("%.1f,%.1f" % (x(r["ops"]), y(r["exact_ms_median"])) for r in series)
+        o.append('<polyline fill="none" stroke="%s" stroke-width="2" points="%s"/>' % (color, points))
+        for r in series:
+            fill = "#ffffff" if not r["optimal"] else color
+            o.append('<circle cx="%.1f" cy="%.1f" r="4" fill="%s" stroke="%s" stroke-width="2"/>'
+                     % (x(r["ops"]), y(r["exact_ms_median"]), fill, color))
+        ly = top + height + 58 + 18 * index
+        o.append('<line x1="%d" x2="%d" y1="%d" y2="%d" stroke="%s" stroke-width="2"/>'
+                 % (left, left + 24, ly - 4, ly - 4, color))
+        o.append('<text x="%d" y="%d">%s</text>' % (left + 30, ly, title))
+    o.append('<text x="%d" y="%d" text-anchor="end">filled: proven optimal; hollow: not proven</text>'
+             % (left + width, top + height + 58 + 18 * len(SCALING) - 4 - 18 * len(SCALING)))
+    o.append("</svg>")
+    with open(path, "w") as f:
+        f.write("\n".join(o) + "\n")
 
 
 def write_markdown(path, meta, rows, scaling):
@@ -332,7 +391,8 @@ def write_markdown(path, meta, rows, scaling):
       % meta["repeat"])
     w("runs of the exact engine (one run when it reaches the limit). *partition*: peak after")
     w("`--partition-concat` and exact scheduling; *arena*: `memplan.arena_size` after")
-    w("`--memplan-plan-arena`; both `n/a` when this build does not have the pass.")
+    w("`--memplan-plan-arena`; both `n/a` when this build does not have the pass (the arena")
+    w("planners themselves are compared below). Click a model for its timeline.")
     w("")
     w("| model | family | note | ops | tensors | file order | Kahn | RPO | greedy | mem-opt | x file | proof | time | partition | arena |")
     w("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|")
@@ -344,6 +404,24 @@ def write_markdown(path, meta, rows, scaling):
             kib(r["peak_input"]), kib(r["peak_kahn"]), kib(r["peak_rpo"]), kib(r["peak_greedy"]),
             kib(r["peak_exact"]), ratio(r["peak_input"], r["peak_exact"]), gap_text(r),
             fmt_ms(r["exact_ms_median"]), part, arena))
+    w("")
+
+    w("## Arena planners on mem-opt's order")
+    w("")
+    w("The activation arena each planner of `ArenaPlanner.h` lays out for the buffer lifetimes")
+    w("of the exact order (offsets aligned to %d bytes; workspace and in-place reuse are not"
+      % rows[0]["arena_alignment"])
+    w("modelled here). *lower bound*: the most aligned bytes live at one step, which no")
+    w("placement can beat; *x bound* = planner / lower bound. The *arena* column above is the")
+    w("`memplan-plan-arena` pass on the IR, when this build has it.")
+    w("")
+    w("| model | mem-opt peak | lower bound | no reuse | greedy-by-size (TFLite) | x bound | mem-opt planner | x bound |")
+    w("|---|--:|--:|--:|--:|--:|--:|--:|")
+    for r in rows:
+        w("| %s | %s | %s | %s | %s | %.3f | %s | %.3f |" % (
+            r["id"], kib(r["peak_exact"]), kib(r["arena_lower_bound"]), kib(r["arena_no_reuse"]),
+            kib(r["arena_greedy_by_size"]), ratio(r["arena_greedy_by_size"], r["arena_lower_bound"]),
+            kib(r["arena_best"]), ratio(r["arena_best"], r["arena_lower_bound"])))
     w("")
 
     proven = sum(1 for r in rows if r["optimal"])
@@ -391,6 +469,8 @@ def write_markdown(path, meta, rows, scaling):
     w("When the exact search stops at the limit, mem-opt keeps the best order found (never worse")
     w("than the file order or greedy) and reports the proven lower bound: *gap* is the distance")
     w("between the two. *best baseline* is the best of Kahn, RPO and greedy.")
+    w("")
+    w("![Exact scheduling time against graph size](benchmarks/scaling.svg)")
     w("")
     for series_id, title, _, _ in SCALING:
         series = [r for r in scaling if r["series"] == series_id]
