@@ -1317,13 +1317,12 @@ static const ModelInfo models[] = {
      [](TosaGraphBuilder &g, const ZooParams &p) {
        buildStackedNetwork(g, p, pnas);
      }},
-    {"nasnet-a-imagenet", "ImageNet-style stack of NASNet-A cells", 5, 16,
-     224,
+    {"nasnet-a-imagenet", "ImageNet-style stack of NASNet-A cells", 5, 16, 224,
      [](TosaGraphBuilder &g, const ZooParams &p) {
        buildImageNetNetwork(g, p, nasnetA);
      }},
-    {"amoebanet-a-imagenet", "ImageNet-style stack of AmoebaNet-A cells", 5,
-     16, 224,
+    {"amoebanet-a-imagenet", "ImageNet-style stack of AmoebaNet-A cells", 5, 16,
+     224,
      [](TosaGraphBuilder &g, const ZooParams &p) {
        buildImageNetNetwork(g, p, amoebaA);
      }},
@@ -1340,8 +1339,8 @@ static const ModelInfo models[] = {
      "al. 2019)",
      0, 16, 32, buildRandWire},
     {"randwire-ws-net",
-     "RandWire network: stem, --cells WS(N, 4, 0.75) stages, classifier", 3,
-     16, 32, buildRandWireNet},
+     "RandWire network: stem, --cells WS(N, 4, 0.75) stages, classifier", 3, 16,
+     32, buildRandWireNet},
     {"swiftnet-vww-cell",
      "SwiftNet-like irregular multi-branch cell (approximation)", 0, 16, 32,
      buildSwiftNetCell},
@@ -1529,8 +1528,7 @@ int main(int argc, char **argv) {
      << " --resolution=" << params.resolution << " --seed=" << params.seed;
   if (StringRef(model->name).starts_with("randwire") && params.nodes != 32)
     os << " --nodes=" << params.nodes;
-  os
-     << " --dtype=" << (elementType == ZooDType::I8 ? "i8" : "f32") << "\n"
+  os << " --dtype=" << (elementType == ZooDType::I8 ? "i8" : "f32") << "\n"
      << "// " << model->description << "; " << total
      << " compute ops. See docs/Zoo.md.\n";
   // Locations inline (`loc("name")`, no aliases) so that the names stay
