@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "MEM_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = [
     "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs"
 ]
@@ -37,6 +37,8 @@ tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "mem-opt",
     "mem-opt-zoo",
+    "mem-opt-run",
+    "mem-opt-arena-bench",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)

@@ -126,6 +126,68 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
   ];
 }
 
+def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
+  let summary = "Split convolutions that read a channel concat into "
+                "per-branch partial convolutions (identity rewrites)";
+  let description = [{
+    SERENITY's identity graph rewrites (see `docs/Partition.md`). A
+    `tosa.concat` along channels keeps every branch alive until the last one
+    is ready; splitting its consumer per branch lets each branch die as soon
+    as its share of the work has run. The results do not change.
+
+    - `tosa.conv2d` (channel-wise partition): one partial conv2d per branch
+      on the matching input-channel slice of the weights; the partials are
+      summed by `tosa.add` ops marked `memopt.accumulate`, which the memory
+      model (and a lowering) treat as accumulation into a single buffer. The
+      bias is added once. For int8 the partials are i32 accumulators summed
+      before the existing `tosa.rescale`, so the result is bit-exact; zero
+      points, strides, padding and dilation are kept by every partial.
+    - `tosa.depthwise_conv2d` (kernel-wise partition): one depthwise conv per
+      branch on the matching channel slice of weights and bias (channel
+      multiplier included), concatenated.
+    - Unary elementwise ops between the concat and the convolution (ReLU as
+      `tosa.clamp`, `tosa.rescale` with per-channel parameters sliced,
+      `tosa.cast`, sigmoid, tanh, ...) are cloned into the branches.
+    - Other users of the concat (or of the elementwise ops) keep the
+      original ops; only the convolution is rewritten.
+
+    `mode=always` rewrites every legal site. `mode=auto` (default) rewrites a
+    concat's consumers only if the peak found by the exact scheduler
+    (`memory-schedule`'s engine, with the accumulation in one buffer) goes
+    down: it tries all consumers of a concat together, then each alone, and
+    keeps the best strict improvement. `conv=false` and `depthwise=false`
+    disable a pattern.
+
+    Example (f32, two branches of 4 and 2 channels):
+
+    ```mlir
+    %c = tosa.concat %a, %b {axis = 3 : i32} : (...) -> tensor<1x8x8x6xf32>
+    %y = tosa.conv2d %c, %w, %bias, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    ```
+    becomes
+    ```mlir
+    %p0 = tosa.conv2d %a, %w0, %bias, %zp, %zp {...}   // %w0 = %w[..., 0:4]
+    %p1 = tosa.conv2d %b, %w1, %zero, %zp, %zp {...}   // %w1 = %w[..., 4:6]
+    %y = tosa.add %p0, %p1 {memopt.accumulate} : ...
+    ```
+  }];
+  let options = [
+    Option<"conv", "conv", "bool", /*default=*/"true",
+           "Partition concat + conv2d">,
+    Option<"depthwise", "depthwise", "bool", /*default=*/"true",
+           "Partition concat + depthwise_conv2d">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "`auto`: only where the optimal peak goes down; `always`: every "
+           "legal site">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"2000",
+           "Time limit of each exact scheduling in auto mode, in "
+           "milliseconds (0: none)">,
+  ];
+  let statistics = [
+    Statistic<"sitesRewritten", "sites-rewritten",
+              "Convolutions split into per-branch parts">,
+  ];
+  let dependentDialects = ["tosa::TosaDialect"];
 def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   let summary = "Place every buffer of a bufferized function in one static "
                 "arena";
