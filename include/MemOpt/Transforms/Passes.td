@@ -188,6 +188,8 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
               "Convolutions split into per-branch parts">,
   ];
   let dependentDialects = ["tosa::TosaDialect"];
+}
+
 def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   let summary = "Place every buffer of a bufferized function in one static "
                 "arena";
