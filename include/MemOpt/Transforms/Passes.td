@@ -222,16 +222,24 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     puts `alignment = 64` on every buffer); with `strict-alignment=true` a
     request larger than the arena alignment is an error.
 
-    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+    Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
+    are never live together and share bytes):
 
     ```mlir
     %a = memref.alloc() : memref<256xf32>
-    ...
-    // becomes
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memref.alloc() : memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memref.alloc() : memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    // becomes (memplan.arena_size = 2048, memplan.lower_bound = 2048)
     %arena = memplan.arena align 16 : memref<2048xi8>
-    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
-    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
-    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    %a = memplan.place %arena[0] live [0, 3] : memref<2048xi8> to memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memplan.place %arena[1024] live [2, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memplan.place %arena[0] live [4, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
     ```
   }];
   let options = [
