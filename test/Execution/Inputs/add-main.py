@@ -3,13 +3,16 @@
 
 usage: add-main.py MODEL.mlir --function=NAME --inputs=K
 
-MODEL.mlir holds `func.func @NAME` in bufferized form: K f32 input memrefs,
-then f32 output memrefs (buffer-results-to-out-params), then, if the function
+MODEL.mlir holds `func.func @NAME` in bufferized form: K input memrefs, then
+output memrefs (buffer-results-to-out-params), of f32, i8 or i32 elements,
+then, if the function
 was planned and lowered (it has `memplan.arena_size = N`), a trailing
 `memref<Nxi8>` arena. The generated `main`, inserted at the end of the
 model's top-level module, runs on mlir-runner:
-- input k, element i (row-major) = ((7 i + 3 k) mod 13) * 0.25 - 1.5;
-- outputs start as zeros and are printed with printMemrefF32;
+- input k, element i (row-major) = ((7 i + 3 k) mod 13) * 0.25 - 1.5 (f32)
+  or ((7 i + 3 k) mod 13) * 9 - 54 (integers);
+- outputs start as zeros and are printed with printMemrefF32, or
+  printMemrefI32 (i8 outputs are sign-extended to i32 first);
 - the arena is bytes [64, 64 + N) of a buffer of N + 128 bytes filled with
   0x5A; after the call, the number of changed guard bytes (64 on each side)
   is printed on a line of its own.
@@ -32,9 +35,23 @@ def rank(memref):
     return len(memref[len("memref<"):].split("x")) - 1
 
 
+def element(memref):
+    return memref[:-1].split("x")[-1]
+
+
 def fill_input(lines, k, memref):
     n = num_elements(memref)
-    flat = f"memref<{n}xf32>"
+    elt = element(memref)
+    flat = f"memref<{n}x{elt}>"
+    if elt == "f32":
+        value = ["    %mf = arith.sitofp %mi : i32 to f32",
+                 "    %s = arith.mulf %mf, %quarter : f32",
+                 "    %v = arith.subf %s, %offset : f32"]
+    else:
+        value = ["    %s = arith.muli %mi, %c9i : i32",
+                 "    %w = arith.subi %s, %c54i : i32"]
+        value += (["    %v = arith.trunci %w : i32 to i8"] if elt == "i8"
+                  else ["    %v = arith.addi %w, %c0i : i32"])
     reassoc = "[[" + ", ".join(str(d) for d in range(rank(memref))) + "]]"
     lines += [
         f"  %in{k} = memref.alloc() : {memref}",
@@ -46,9 +63,7 @@ def fill_input(lines, k, memref):
         f"    %ik = arith.addi %i7, %k{k} : index",
         "    %m = arith.remui %ik, %c13 : index",
         "    %mi = arith.index_cast %m : index to i32",
-        "    %mf = arith.sitofp %mi : i32 to f32",
-        "    %s = arith.mulf %mf, %quarter : f32",
-        "    %v = arith.subf %s, %offset : f32",
+    ] + value + [
         f"    memref.store %v, %flat{k}[%i] : {flat}",
         "  }",
     ]
@@ -85,21 +100,25 @@ def main():
             sys.exit(f"the last argument of @{args.function} is not its memref<{arena}xi8> arena")
         types = types[:-1]
     inputs, outputs = types[:args.inputs], types[args.inputs:]
-    if not outputs or any(not t.endswith("xf32>") for t in types):
-        sys.exit("expected f32 inputs and at least one f32 output")
+    if not outputs or any(element(t) not in ("f32", "i8", "i32") for t in types):
+        sys.exit("expected f32, i8 or i32 inputs and at least one output")
 
     lines = ["", "func.func private @printMemrefF32(memref<*xf32>)",
+             "func.func private @printMemrefI32(memref<*xi32>)",
              "func.func private @printI64(i64)", "func.func private @printNewline()",
              "func.func @main() {",
              "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
              "  %c7 = arith.constant 7 : index", "  %c13 = arith.constant 13 : index",
              "  %quarter = arith.constant 0.25 : f32", "  %offset = arith.constant 1.5 : f32",
-             "  %fzero = arith.constant 0.0 : f32"]
+             "  %c9i = arith.constant 9 : i32", "  %c54i = arith.constant 54 : i32",
+             "  %c0i = arith.constant 0 : i32"]
     for k, memref in enumerate(inputs):
         fill_input(lines, k, memref)
     for j, memref in enumerate(outputs):
+        elt = element(memref)
         lines += [f"  %out{j} = memref.alloc() : {memref}",
-                  f"  linalg.fill ins(%fzero : f32) outs(%out{j} : {memref})"]
+                  f"  %zero{j} = arith.constant 0{'.0' if elt == 'f32' else ''} : {elt}",
+                  f"  linalg.fill ins(%zero{j} : {elt}) outs(%out{j} : {memref})"]
     operands = [f"%in{k}" for k in range(len(inputs))] + [f"%out{j}" for j in range(len(outputs))]
     call_types = list(types)
     if arena is not None:
@@ -113,8 +132,23 @@ def main():
         call_types.append(f"memref<{arena}xi8>")
     lines.append(f"  call @{args.function}({', '.join(operands)}) : ({', '.join(call_types)}) -> ()")
     for j, memref in enumerate(outputs):
-        lines += [f"  %u{j} = memref.cast %out{j} : {memref} to memref<*xf32>",
-                  f"  call @printMemrefF32(%u{j}) : (memref<*xf32>) -> ()"]
+        elt = element(memref)
+        printed, value = memref, f"%out{j}"
+        if elt == "i8":
+            printed = memref.replace("xi8>", "xi32>")
+            maps = "affine_map<(" + ", ".join(f"d{d}" for d in range(rank(memref))) + ") -> (" + \
+                ", ".join(f"d{d}" for d in range(rank(memref))) + ")>"
+            lines += [f"  %wide{j} = memref.alloc() : {printed}",
+                      f"  linalg.generic {{indexing_maps = [{maps}, {maps}], iterator_types = [" +
+                      ", ".join(['"parallel"'] * rank(memref)) + f"]}} ins(%out{j} : {memref}) outs(%wide{j} : {printed}) {{",
+                      "  ^bb0(%a: i8, %b: i32):",
+                      "    %e = arith.extsi %a : i8 to i32",
+                      "    linalg.yield %e : i32",
+                      "  }"]
+            value, elt = f"%wide{j}", "i32"
+        kind = "F32" if elt == "f32" else "I32"
+        lines += [f"  %u{j} = memref.cast {value} : {printed} to memref<*x{elt}>",
+                  f"  call @printMemref{kind}(%u{j}) : (memref<*x{elt}>) -> ()"]
     if arena is not None:
         lines += ["  %zero = arith.constant 0 : i64", "  %one = arith.constant 1 : i64",
                   f"  %tail = arith.constant {arena + 64} : index",
