@@ -97,8 +97,12 @@ static LogicalResult lowerFunction(func::FuncOp func) {
   auto arenaType =
       MemRefType::get({size}, IntegerType::get(func.getContext(), 8));
   Location loc = arena ? arena.getLoc() : func.getLoc();
+  // The arena is the caller's scratch memory: it overlaps no other argument,
+  // which lets LLVM optimize the kernels around it.
+  NamedAttribute noAlias(builder.getStringAttr("llvm.noalias"),
+                         builder.getUnitAttr());
   if (failed(func.insertArgument(func.getNumArguments(), arenaType,
-                                 /*argAttrs=*/nullptr, loc)))
+                                 builder.getDictionaryAttr(noAlias), loc)))
     return func.emitError("cannot append the arena argument");
   Value argument = entry.getArguments().back();
 

@@ -21,7 +21,7 @@
 // RUN: diff %t.ref.data %t.plan.data
 // RUN: FileCheck %s --check-prefix=DATA < %t.ref.data
 // RUN: FileCheck %s --check-prefix=GUARD < %t.plan.out
-// PLAN:      func.func @model(%{{.*}}: memref<1x8x8x4xf32>, %{{.*}}: memref<1x8x8x8xf32>, %[[ARENA:.*]]: memref<[[N:[0-9]+]]xi8>)
+// PLAN:      func.func @model(%{{.*}}: memref<1x8x8x4xf32>, %{{.*}}: memref<1x8x8x8xf32>, %[[ARENA:.*]]: memref<[[N:[0-9]+]]xi8> {llvm.noalias})
 // PLAN-SAME: memplan.arena_alignment = 16 : i64, memplan.arena_size = [[N]] : i64
 // PLAN-NOT:  memref.alloc
 // PLAN-NOT:  memref.dealloc

@@ -15,7 +15,7 @@
 // RUN: FileCheck %s --check-prefix=GUARD < %t.plan.out
 
 // PLAN:      func.func @randwire_ws(
-// PLAN-SAME: memref<[[N:[0-9]+]]xi8>)
+// PLAN-SAME: memref<[[N:[0-9]+]]xi8> {llvm.noalias})
 // PLAN-SAME: memplan.arena_size = [[N]] : i64
 // PLAN-NOT:  memref.alloc
 // PLAN-NOT:  memref.dealloc

@@ -4,7 +4,7 @@
 // The arena becomes the trailing argument; each place a memref.view at its
 // offset; the attributes stay.
 // CHECK-LABEL: func.func @f(
-// CHECK-SAME: %[[IN:.*]]: memref<4xf32>, %[[ARENA:.*]]: memref<48xi8>)
+// CHECK-SAME: %[[IN:.*]]: memref<4xf32>, %[[ARENA:.*]]: memref<48xi8> {llvm.noalias})
 // CHECK-SAME: memplan.arena_alignment = 16 : i64, memplan.arena_size = 48 : i64, memplan.lower_bound = 48 : i64
 // CHECK-NOT: memplan.
 // CHECK:      %[[C0:.*]] = arith.constant 0 : index
@@ -14,7 +14,7 @@
 // CHECK-NEXT: %[[B:.*]] = memref.view %[[ARENA]][%[[C16]]][] : memref<48xi8> to memref<2x4xf32>
 // CHECK-NOT: memplan.
 // With the bare-pointer convention, the arena is one more pointer.
-// LLVM: llvm.func @f(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.func @f(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
 func.func @f(%in: memref<4xf32>) attributes {memplan.arena_alignment = 16 : i64, memplan.arena_size = 48 : i64, memplan.lower_bound = 48 : i64} {
   %arena = memplan.arena align 16 : memref<48xi8>
   %a = memplan.place %arena[0] live [0, 2] : memref<48xi8> to memref<4xf32>
@@ -32,12 +32,12 @@ func.func @f(%in: memref<4xf32>) attributes {memplan.arena_alignment = 16 : i64,
 // planned function has the same calling convention. Unplanned functions and
 // declarations are left alone.
 // CHECK-LABEL: func.func @empty(
-// CHECK-SAME: %{{.*}}: memref<4xf32>, %{{.*}}: memref<0xi8>)
+// CHECK-SAME: %{{.*}}: memref<4xf32>, %{{.*}}: memref<0xi8> {llvm.noalias})
 // CHECK-SAME: memplan.arena_alignment = 16 : i64, memplan.arena_size = 0 : i64
 // CHECK-LABEL: func.func @unplanned(
 // CHECK-SAME: %{{.*}}: memref<4xf32>) {
 // CHECK: func.func private @decl(memref<4xf32>)
-// LLVM-LABEL: llvm.func @empty(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM-LABEL: llvm.func @empty(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
 func.func @empty(%in: memref<4xf32>) attributes {memplan.arena_alignment = 16 : i64, memplan.arena_size = 0 : i64, memplan.lower_bound = 0 : i64} {
   return
 }
@@ -51,7 +51,7 @@ func.func private @decl(memref<4xf32>)
 
 // Hand-written plans without the attributes get them from the arena.
 // CHECK-LABEL: func.func @bare(
-// CHECK-SAME: %{{.*}}: memref<64xi8>)
+// CHECK-SAME: %{{.*}}: memref<64xi8> {llvm.noalias})
 // CHECK-SAME: memplan.arena_alignment = 32 : i64, memplan.arena_size = 64 : i64
 // CHECK: memref.view %{{.*}}[%{{.*}}][] : memref<64xi8> to memref<8xf32>
 func.func @bare() {

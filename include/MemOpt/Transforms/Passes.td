@@ -288,8 +288,9 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
     with it and every `memplan.place` with a `memref.view` of it at the
     planned offset. With the bare-pointer calling convention the C signature
-    ends in `void *arena`; the caller owns the arena and must align it to
-    `memplan.arena_alignment`. Both attributes stay on the function (a
+    ends in `void *arena`; the caller owns the arena, must align it to
+    `memplan.arena_alignment`, and must not let it overlap the other
+    arguments (it is marked `llvm.noalias`). Both attributes stay on the function (a
     planned function without buffers gets a `memref<0xi8>` argument, so every
     planned function has the same calling convention).
 
