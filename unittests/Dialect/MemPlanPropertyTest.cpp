@@ -20,6 +20,7 @@
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Verifier.h"
@@ -68,7 +69,7 @@ struct TestContext {
   MLIRContext context;
   TestContext() {
     context.loadDialect<func::FuncDialect, memref::MemRefDialect,
-                        memplan::MemPlanDialect>();
+                        memplan::MemPlanDialect, scf::SCFDialect>();
     context.allowUnregisteredDialects();
   }
 };
@@ -118,9 +119,12 @@ RC_GTEST_PROP(MemPlanPlanArenaProperty, PlansRandomProgramsSafely, ()) {
 
   // A random program: each buffer is allocated, then followed by zero to
   // three ops, each of which uses a random non-empty set of the buffers
-  // allocated so far. The generator records the steps itself.
+  // allocated so far, directly or through a memref.cast made right after
+  // the allocation, at the top level or inside an scf.execute_region. The
+  // generator records the steps itself.
   std::vector<int64_t> sizes;
   std::vector<int64_t> allocStep(numBuffers), lastStep(numBuffers);
+  std::vector<bool> hasView;
   std::string body;
   int64_t step = 0;
   for (int allocated = 0; allocated < numBuffers; ++allocated) {
@@ -129,6 +133,14 @@ RC_GTEST_PROP(MemPlanPlanArenaProperty, PlansRandomProgramsSafely, ()) {
     body += "  %b" + std::to_string(allocated) + " = memref.alloc() : memref<" +
             std::to_string(size) + "xi8>\n";
     allocStep[allocated] = lastStep[allocated] = step++;
+    // Half of the buffers get a view right away, used in their place later.
+    hasView.push_back(*rc::gen::inRange(0, 2));
+    if (hasView.back()) {
+      body += "  %v" + std::to_string(allocated) + " = memref.cast %b" +
+              std::to_string(allocated) + " : memref<" + std::to_string(size) +
+              "xi8> to memref<?xi8>\n";
+      lastStep[allocated] = step++;
+    }
     const auto numOps = *rc::gen::inRange(0, 4);
     for (int op = 0; op < numOps; ++op) {
       std::vector<int> used;
@@ -137,14 +149,26 @@ RC_GTEST_PROP(MemPlanPlanArenaProperty, PlansRandomProgramsSafely, ()) {
           used.push_back(b);
       if (used.empty())
         used.push_back(allocated);
+      // Buffers with a view are used through it half of the time, and some
+      // ops sit in a nested region, which counts at the top-level op.
       std::string operands, types;
       for (auto [i, b] : llvm::enumerate(used)) {
-        operands += (i ? ", %b" : "%b") + std::to_string(b);
-        types +=
-            (i ? ", memref<" : "memref<") + std::to_string(sizes[b]) + "xi8>";
+        std::string name = "%b" + std::to_string(b);
+        std::string type = "memref<" + std::to_string(sizes[b]) + "xi8>";
+        if (hasView[b] && *rc::gen::inRange(0, 2)) {
+          name = "%v" + std::to_string(b);
+          type = "memref<?xi8>";
+        }
+        operands += (i ? ", " : "") + name;
+        types += (i ? ", " : "") + type;
         lastStep[b] = step;
       }
-      body += "  \"test.op\"(" + operands + ") : (" + types + ") -> ()\n";
+      std::string use =
+          "\"test.op\"(" + operands + ") : (" + types + ") -> ()\n";
+      if (*rc::gen::inRange(0, 4))
+        body += "  " + use;
+      else
+        body += "  scf.execute_region {\n    " + use + "    scf.yield\n  }\n";
       ++step;
     }
   }
