@@ -294,11 +294,16 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     planned function without buffers gets a `memref<0xi8>` argument, so every
     planned function has the same calling convention).
 
-    Calls to planned functions are rejected: the callee's signature gains an
-    argument, and the caller has no arena range reserved for it. Plan and
-    lower the callee's body into the caller (inline it) first, or call it from
-    outside the module. A planned function must have at most one
-    `memplan.arena`, in its entry block.
+    Calls between planned functions pass a range of the caller's arena:
+    callees run one at a time, so all callees of a function share one range
+    appended to the end of its arena (its start aligned to the largest
+    alignment involved); the caller's `memplan.arena_size` and
+    `memplan.arena_alignment` grow accordingly, and each call gets a
+    `memref.view` of that range as its last operand. Callees are lowered
+    first; recursion between planned functions and calls from functions
+    without an arena are errors. Inlining before planning gives smaller
+    arenas. A planned function must have at most one `memplan.arena`, in its
+    entry block.
 
     Example:
 
