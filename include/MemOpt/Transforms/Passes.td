@@ -240,16 +240,24 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     puts `alignment = 64` on every buffer); with `strict-alignment=true` a
     request larger than the arena alignment is an error.
 
-    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+    Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
+    are never live together and share bytes):
 
     ```mlir
     %a = memref.alloc() : memref<256xf32>
-    ...
-    // becomes
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memref.alloc() : memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memref.alloc() : memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    // becomes (memplan.arena_size = 2048, memplan.lower_bound = 2048)
     %arena = memplan.arena align 16 : memref<2048xi8>
-    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
-    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
-    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    %a = memplan.place %arena[0] live [0, 3] : memref<2048xi8> to memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memplan.place %arena[1024] live [2, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memplan.place %arena[0] live [4, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
     ```
   }];
   let options = [
@@ -280,16 +288,22 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
     with it and every `memplan.place` with a `memref.view` of it at the
     planned offset. With the bare-pointer calling convention the C signature
-    ends in `void *arena`; the caller owns the arena and must align it to
-    `memplan.arena_alignment`. Both attributes stay on the function (a
+    ends in `void *arena`; the caller owns the arena, must align it to
+    `memplan.arena_alignment`, and must not let it overlap the other
+    arguments (it is marked `llvm.noalias`). Both attributes stay on the function (a
     planned function without buffers gets a `memref<0xi8>` argument, so every
     planned function has the same calling convention).
 
-    Calls to planned functions are rejected: the callee's signature gains an
-    argument, and the caller has no arena range reserved for it. Plan and
-    lower the callee's body into the caller (inline it) first, or call it from
-    outside the module. A planned function must have at most one
-    `memplan.arena`, in its entry block.
+    Calls between planned functions pass a range of the caller's arena:
+    callees run one at a time, so all callees of a function share one range
+    appended to the end of its arena (its start aligned to the largest
+    alignment involved); the caller's `memplan.arena_size` and
+    `memplan.arena_alignment` grow accordingly, and each call gets a
+    `memref.view` of that range as its last operand. Callees are lowered
+    first; recursion between planned functions and calls from functions
+    without an arena are errors. Inlining before planning gives smaller
+    arenas. A planned function must have at most one `memplan.arena`, in its
+    entry block.
 
     Example:
 
