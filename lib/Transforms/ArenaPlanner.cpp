@@ -298,7 +298,8 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     if (lower > capacity)
       return std::nullopt;
     detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
-    detail::SearchResult result = search.solve(capacity, deadline);
+    detail::SearchResult result =
+        search.solve(capacity, /*maxNodes=*/0, deadline);
     if (result.status != detail::SearchStatus::Found)
       return std::nullopt;
     ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
@@ -308,22 +309,40 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
 
   if (best.provenMinimal)
     return best;
-  // Find the smallest height that fits: try the lower bound first (real
-  // workloads usually reach it), then bisect. Heights below a proven
-  // infeasible one are infeasible too.
+  // Find the smallest height that fits in [low, high + 1], where low is
+  // proven (nothing below fits) and high + 1 is the incumbent. Each round
+  // tries `low` itself (real workloads usually reach the lower bound), then
+  // probes the middle of the gap to improve the incumbent, each search with
+  // the round's node budget; the budget doubles every round. A search that
+  // runs out of nodes proves nothing; an infeasible height proves every
+  // lower one infeasible too. Node budgets, not clocks, steer this, so the
+  // result is deterministic unless the time limit stops it.
   detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
   int64_t low = lower, high = best.arenaSize / alignment - 1;
-  for (bool first = true; low <= high; first = false) {
-    int64_t target = first ? low : low + (high - low) / 2;
-    detail::SearchResult result = search.solve(target, deadline);
-    if (result.status == detail::SearchStatus::TimedOut)
-      return best;
-    if (result.status == detail::SearchStatus::Infeasible) {
-      low = target + 1;
-      continue;
+  uint64_t budget = 20000 + 100 * static_cast<uint64_t>(problem.size());
+  // Runs one search; returns false when the time limit stopped it.
+  auto attempt = [&](int64_t target) {
+    detail::SearchResult result = search.solve(target, budget, deadline);
+    switch (result.status) {
+    case detail::SearchStatus::TimedOut:
+      return false;
+    case detail::SearchStatus::Infeasible:
+      low = std::max(low, target + 1);
+      break;
+    case detail::SearchStatus::OutOfNodes:
+      break;
+    case detail::SearchStatus::Found:
+      best = makePlan(buffers, problem, result.offsets, alignment);
+      high = best.arenaSize / alignment - 1;
+      break;
     }
-    best = makePlan(buffers, problem, result.offsets, alignment);
-    high = best.arenaSize / alignment - 1;
+    return true;
+  };
+  for (; low <= high; budget *= 2) {
+    if (!attempt(low))
+      return best;
+    if (low < high && !attempt(low + (high - low + 1) / 2))
+      return best;
   }
   best.provenMinimal = true;
   return best;
