@@ -37,7 +37,16 @@ tool_dirs = [config.memopt_tools_dir, config.llvm_tools_dir]
 tools = [
     "mem-opt",
     "mem-opt-zoo",
+    "mem-opt-run",
     "mem-opt-arena-bench",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Host execution with mlir-runner (test/Execution).
+config.substitutions.append(
+    ("%mlir_runner_libs",
+     ",".join(os.path.join(config.llvm_tools_dir, "..", "lib", lib + ".so")
+              for lib in ["libmlir_runner_utils", "libmlir_c_runner_utils"])))
+llvm_config.add_tool_substitutions([ToolSubst("mlir-runner", unresolved="fatal")],
+                                   [config.llvm_tools_dir])

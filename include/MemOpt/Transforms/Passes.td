@@ -126,4 +126,164 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
   ];
 }
 
+def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
+  let summary = "Split convolutions that read a channel concat into "
+                "per-branch partial convolutions (identity rewrites)";
+  let description = [{
+    SERENITY's identity graph rewrites (see `docs/Partition.md`). A
+    `tosa.concat` along channels keeps every branch alive until the last one
+    is ready; splitting its consumer per branch lets each branch die as soon
+    as its share of the work has run. The results do not change.
+
+    - `tosa.conv2d` (channel-wise partition): one partial conv2d per branch
+      on the matching input-channel slice of the weights; the partials are
+      summed by `tosa.add` ops marked `memopt.accumulate`, which the memory
+      model (and a lowering) treat as accumulation into a single buffer. The
+      bias is added once. For int8 the partials are i32 accumulators summed
+      before the existing `tosa.rescale`, so the result is bit-exact; zero
+      points, strides, padding and dilation are kept by every partial.
+    - `tosa.depthwise_conv2d` (kernel-wise partition): one depthwise conv per
+      branch on the matching channel slice of weights and bias (channel
+      multiplier included), concatenated.
+    - Unary elementwise ops between the concat and the convolution (ReLU as
+      `tosa.clamp`, `tosa.rescale` with per-channel parameters sliced,
+      `tosa.cast`, sigmoid, tanh, ...) are cloned into the branches.
+    - Other users of the concat (or of the elementwise ops) keep the
+      original ops; only the convolution is rewritten.
+
+    `mode=always` rewrites every legal site. `mode=auto` (default) rewrites a
+    concat's consumers only if the peak found by the exact scheduler
+    (`memory-schedule`'s engine, with the accumulation in one buffer) goes
+    down: it tries all consumers of a concat together, then each alone, and
+    keeps the best strict improvement. `conv=false` and `depthwise=false`
+    disable a pattern.
+
+    Example (f32, two branches of 4 and 2 channels):
+
+    ```mlir
+    %c = tosa.concat %a, %b {axis = 3 : i32} : (...) -> tensor<1x8x8x6xf32>
+    %y = tosa.conv2d %c, %w, %bias, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    ```
+    becomes
+    ```mlir
+    %p0 = tosa.conv2d %a, %w0, %bias, %zp, %zp {...}   // %w0 = %w[..., 0:4]
+    %p1 = tosa.conv2d %b, %w1, %zero, %zp, %zp {...}   // %w1 = %w[..., 4:6]
+    %y = tosa.add %p0, %p1 {memopt.accumulate} : ...
+    ```
+  }];
+  let options = [
+    Option<"conv", "conv", "bool", /*default=*/"true",
+           "Partition concat + conv2d">,
+    Option<"depthwise", "depthwise", "bool", /*default=*/"true",
+           "Partition concat + depthwise_conv2d">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "`auto`: only where the optimal peak goes down; `always`: every "
+           "legal site">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"2000",
+           "Time limit of each exact scheduling in auto mode, in "
+           "milliseconds (0: none)">,
+  ];
+  let statistics = [
+    Statistic<"sitesRewritten", "sites-rewritten",
+              "Convolutions split into per-branch parts">,
+  ];
+  let dependentDialects = ["tosa::TosaDialect"];
+def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
+  let summary = "Place every buffer of a bufferized function in one static "
+                "arena";
+  let description = [{
+    Computes the liveness of the function's buffers (`MemRefLiveness`: every
+    statically shaped `memref.alloc`/`memref.alloca` at the top level with
+    all its aliases, live from its allocation to the last use of any alias;
+    uses in nested regions count at their top-level op), places them with the
+    arena planner (`include/MemOpt/Transforms/ArenaPlanner.h`), and writes the
+    plan as `memplan` IR: one `memplan.arena` at the start of the function,
+    each allocation replaced by a `memplan.place` at its offset with its live
+    range, and every `memref.dealloc` of a planned buffer removed.
+
+    The function gets discardable attributes: `memplan.arena_size` (bytes),
+    `memplan.arena_alignment` and `memplan.lower_bound` (the largest sum of
+    aligned sizes of buffers live at one step: no placement can do better).
+    A function without buffers gets `memplan.arena_size = 0`.
+
+    Algorithms: `best` (default; aims at the lower bound), `greedy-by-size`
+    (TFLite Micro's) and `no-reuse` (every buffer gets its own bytes). With
+    `capacity=<bytes>`, the pass fails when the plan does not fit: the error
+    is at the op where the live bytes peak and names the arena size, the
+    lower bound and the capacity.
+
+    Errors (at their location): functions with several blocks, dynamic
+    shapes, non-identity layouts or memory spaces, allocations in nested
+    regions, returned buffers (run `buffer-results-to-out-params` first) and
+    frees other than `memref.dealloc`. The `alignment` attribute of an
+    allocation is a request the arena alignment overrides (one-shot-bufferize
+    puts `alignment = 64` on every buffer); with `strict-alignment=true` a
+    request larger than the arena alignment is an error.
+
+    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+
+    ```mlir
+    %a = memref.alloc() : memref<256xf32>
+    ...
+    // becomes
+    %arena = memplan.arena align 16 : memref<2048xi8>
+    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
+    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
+    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Alignment of every buffer offset and of the arena (a power of "
+           "two)">,
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
+           "Placement algorithm: best, greedy-by-size or no-reuse">,
+    Option<"capacity", "capacity", "int64_t", /*default=*/"0",
+           "Arena capacity in bytes; fail if the plan needs more (0: "
+           "unbounded)">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
+           "Time limit of searching placement algorithms per function, in "
+           "milliseconds (0: none)">,
+    Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
+           "Fail on allocations whose 'alignment' attribute exceeds the "
+           "arena alignment (by default it is ignored: one-shot-bufferize "
+           "puts 64 on every buffer)">,
+  ];
+  let dependentDialects = ["memplan::MemPlanDialect"];
+}
+
+def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
+  let summary = "Lower memplan ops to memref.view of one arena argument";
+  let description = [{
+    For every function with a `memplan.arena_size` attribute or a
+    `memplan.arena` op (a planned function), appends a trailing argument of
+    type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
+    with it and every `memplan.place` with a `memref.view` of it at the
+    planned offset. With the bare-pointer calling convention the C signature
+    ends in `void *arena`; the caller owns the arena and must align it to
+    `memplan.arena_alignment`. Both attributes stay on the function (a
+    planned function without buffers gets a `memref<0xi8>` argument, so every
+    planned function has the same calling convention).
+
+    Calls to planned functions are rejected: the callee's signature gains an
+    argument, and the caller has no arena range reserved for it. Plan and
+    lower the callee's body into the caller (inline it) first, or call it from
+    outside the module. A planned function must have at most one
+    `memplan.arena`, in its entry block.
+
+    Example:
+
+    ```mlir
+    func.func @f(%in: memref<256xf32>) attributes {memplan.arena_size = 2048 : i64, ...} {
+      %arena = memplan.arena align 16 : memref<2048xi8>
+      %a = memplan.place %arena[1024] live [1, 2] : memref<2048xi8> to memref<256xf32>
+    // becomes
+    func.func @f(%in: memref<256xf32>, %arena: memref<2048xi8>) attributes {...} {
+      %c1024 = arith.constant 1024 : index
+      %a = memref.view %arena[%c1024][] : memref<2048xi8> to memref<256xf32>
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD
