@@ -39,6 +39,7 @@ tools = [
     "mem-opt-zoo",
     "mem-opt-run",
     "mem-opt-arena-bench",
+    "mem-opt-import",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -50,3 +51,6 @@ config.substitutions.append(
               for lib in ["libmlir_runner_utils", "libmlir_c_runner_utils"])))
 llvm_config.add_tool_substitutions([ToolSubst("mlir-runner", unresolved="fatal")],
                                    [config.llvm_tools_dir])
+# Test scripts that need Debian's Python packages run with the system python.
+config.substitutions.append(("%syspython", "/usr/bin/python3"))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))

@@ -40,6 +40,17 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
+    `format=svg` writes an SVG chart per function (stacked in one document):
+    live KiB per step as a staircase line, the peak marked with a dot, a
+    dashed line and a label, axes labelled in steps and KiB, and a legend
+    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
+    order that `memory-schedule algorithm=<name>` would compute for the same
+    graph, e.g. file order against mem-opt's exact order:
+
+    ```
+    mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
+    ```
+
     `format=json` prints an object with a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
@@ -51,9 +62,16 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "Report format: `text` (a table per function) or `json`">,
+           "Report format: `text` (a table per function), `json` or `svg` "
+           "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
+           "With format=svg, overlay the order of another algorithm: "
+           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
+    Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
+           /*default=*/"10000",
+           "Time limit of the exact search for compare=exact">,
   ];
 }
 
@@ -188,6 +206,8 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
               "Convolutions split into per-branch parts">,
   ];
   let dependentDialects = ["tosa::TosaDialect"];
+}
+
 def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   let summary = "Place every buffer of a bufferized function in one static "
                 "arena";
