@@ -341,6 +341,16 @@ TEST(ArenaPlannerTest, EdgeCases) {
       plan(buffers, PlacementAlgorithm::GreedyBySize);
   ASSERT_TRUE(greedy);
   expectValid(buffers, *greedy, 16);
+  // Two empty lifetimes at the same step do not collide with each other.
+  // E [2,2) (64 B) is inside F [1,4) (32 B): they need 96 B together. G and
+  // H, both [5,5) (32 and 64 B), collide only with I [3,6) (16 B): G and H
+  // share [0,64) and I goes at 80, so 96 B is the optimum.
+  std::vector<ArenaBuffer> empties = {
+      {64, 2, 2}, {32, 1, 4}, {32, 5, 5}, {64, 5, 5}, {16, 3, 6}};
+  std::optional<ArenaPlan> packed = plan(empties, PlacementAlgorithm::Best);
+  ASSERT_TRUE(packed);
+  expectValid(empties, *packed, 16);
+  EXPECT_EQ(packed->arenaSize, 96);
   // Capacity below one buffer: nothing fits.
   EXPECT_FALSE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 96));
   EXPECT_TRUE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 112));
