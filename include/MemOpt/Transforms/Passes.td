@@ -48,12 +48,21 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `loc` of the op at the peak. Functions that cannot be modelled (dynamic
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
+
+    With `partition=true`, each function also gets the peak of its file
+    order, the best peak `memory-schedule` finds, and the best peak after
+    `partition-concat` (auto) plus scheduling, computed on a copy (text: a
+    `partition:` line; JSON: a `partition` object with `input_peak`,
+    `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Report format: `text` (a table per function) or `json`">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"partition", "partition", "bool", /*default=*/"false",
+           "Also report, per function, the best scheduled peak before and "
+           "after partition-concat (auto), computed on a copy">,
   ];
 }
 
