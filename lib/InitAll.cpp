@@ -6,6 +6,7 @@
 
 #include "MemOpt/InitAll.h"
 
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -50,6 +51,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
                   func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect>();
+  registry.insert<memplan::MemPlanDialect>();
 
   // Interface models the TOSA -> linalg -> bufferization -> LLVM flow needs.
   affine::registerValueBoundsOpInterfaceExternalModels(registry);

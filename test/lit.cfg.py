@@ -9,7 +9,7 @@ from lit.llvm.subst import ToolSubst
 
 config.name = "MEM_OPT"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
-config.suffixes = [".mlir"]
+config.suffixes = [".mlir", ".test"]
 config.excludes = [
     "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "lib", "Inputs"
 ]
@@ -38,6 +38,19 @@ tools = [
     "mem-opt",
     "mem-opt-zoo",
     "mem-opt-run",
+    "mem-opt-arena-bench",
+    "mem-opt-import",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
+
+# Host execution with mlir-runner (test/Execution).
+config.substitutions.append(
+    ("%mlir_runner_libs",
+     ",".join(os.path.join(config.llvm_tools_dir, "..", "lib", lib + ".so")
+              for lib in ["libmlir_runner_utils", "libmlir_c_runner_utils"])))
+llvm_config.add_tool_substitutions([ToolSubst("mlir-runner", unresolved="fatal")],
+                                   [config.llvm_tools_dir])
+# Test scripts that need Debian's Python packages run with the system python.
+config.substitutions.append(("%syspython", "/usr/bin/python3"))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))

@@ -13,6 +13,7 @@
 
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Transforms/MemoryTimelineSvg.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -189,11 +190,26 @@ struct MemoryReportPass
 
 void MemoryReportPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (format != "text" && format != "json") {
+  if (format != "text" && format != "json" && format != "svg") {
     emitError(module.getLoc(), "memory-report: unknown format '")
-        << format << "'; expected 'text' or 'json'";
+        << format << "'; expected 'text', 'json' or 'svg'";
     return signalPassFailure();
   }
+  std::optional<ScheduleAlgorithm> compareWith;
+  if (compare != "none") {
+    compareWith = parseScheduleAlgorithm(compare);
+    if (!compareWith || format != "svg") {
+      emitError(module.getLoc(), "memory-report: ")
+          << (compareWith ? "'compare' needs format=svg"
+                          : "unknown compare order '" + compare +
+                                "'; expected none, input, kahn, rpo, "
+                                "greedy or exact");
+      return signalPassFailure();
+    }
+  }
+  SchedulerLimits compareLimits;
+  compareLimits.timeLimitMs = compareTimeLimitMs;
+  SmallVector<TimelineChart> charts;
 
   std::string report;
   llvm::raw_string_ostream os(report);
@@ -209,9 +225,13 @@ void MemoryReportPass::runOnOperation() {
     }
     if (format == "json")
       functions.push_back(getFunctionJson(func, analysis));
+    else if (format == "svg")
+      charts.push_back(
+          buildMemoryTimelineChart(func, analysis, compareWith, compareLimits));
     else
       printFunctionTable(os, func, analysis);
-    if (partition && failed(reportPartition(os, func, functions)))
+    if (partition && format != "svg" &&
+        failed(reportPartition(os, func, functions)))
       anyFailed = true;
   }
   if (anyFailed)
@@ -219,6 +239,8 @@ void MemoryReportPass::runOnOperation() {
   if (format == "json")
     os << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
                                        {"functions", std::move(functions)}}));
+  if (format == "svg")
+    writeMemoryTimelineSvg(os, charts);
 
   if (output == "-") {
     llvm::errs() << report;

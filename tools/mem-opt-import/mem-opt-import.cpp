@@ -14,6 +14,7 @@
 #include "MemOpt/InitAll.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/OperationSupport.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -80,7 +81,8 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << errorMessage << "\n";
     return 1;
   }
-  module->print(output->os());
+  // Locations carry the model's node names: print them.
+  module->print(output->os(), OpPrintingFlags().enableDebugInfo());
   output->keep();
   return 0;
 }

@@ -40,6 +40,17 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
+    `format=svg` writes an SVG chart per function (stacked in one document):
+    live KiB per step as a staircase line, the peak marked with a dot, a
+    dashed line and a label, axes labelled in steps and KiB, and a legend
+    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
+    order that `memory-schedule algorithm=<name>` would compute for the same
+    graph, e.g. file order against mem-opt's exact order:
+
+    ```
+    mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
+    ```
+
     `format=json` prints an object with a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
@@ -49,7 +60,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
 
-    With `partition=true`, each function also gets the peak of its file
+    With `partition=true` (text and json), each function also gets the peak of its file
     order, the best peak `memory-schedule` finds, and the best peak after
     `partition-concat` (auto) plus scheduling, computed on a copy (text: a
     `partition:` line; JSON: a `partition` object with `input_peak`,
@@ -57,12 +68,19 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "Report format: `text` (a table per function) or `json`">,
+           "Report format: `text` (a table per function), `json` or `svg` "
+           "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
     Option<"partition", "partition", "bool", /*default=*/"false",
            "Also report, per function, the best scheduled peak before and "
            "after partition-concat (auto), computed on a copy">,
+    Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
+           "With format=svg, overlay the order of another algorithm: "
+           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
+    Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
+           /*default=*/"10000",
+           "Time limit of the exact search for compare=exact">,
   ];
 }
 
@@ -197,6 +215,104 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
               "Convolutions split into per-branch parts">,
   ];
   let dependentDialects = ["tosa::TosaDialect"];
+}
+
+def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
+  let summary = "Place every buffer of a bufferized function in one static "
+                "arena";
+  let description = [{
+    Computes the liveness of the function's buffers (`MemRefLiveness`: every
+    statically shaped `memref.alloc`/`memref.alloca` at the top level with
+    all its aliases, live from its allocation to the last use of any alias;
+    uses in nested regions count at their top-level op), places them with the
+    arena planner (`include/MemOpt/Transforms/ArenaPlanner.h`), and writes the
+    plan as `memplan` IR: one `memplan.arena` at the start of the function,
+    each allocation replaced by a `memplan.place` at its offset with its live
+    range, and every `memref.dealloc` of a planned buffer removed.
+
+    The function gets discardable attributes: `memplan.arena_size` (bytes),
+    `memplan.arena_alignment` and `memplan.lower_bound` (the largest sum of
+    aligned sizes of buffers live at one step: no placement can do better).
+    A function without buffers gets `memplan.arena_size = 0`.
+
+    Algorithms: `best` (default; aims at the lower bound), `greedy-by-size`
+    (TFLite Micro's) and `no-reuse` (every buffer gets its own bytes). With
+    `capacity=<bytes>`, the pass fails when the plan does not fit: the error
+    is at the op where the live bytes peak and names the arena size, the
+    lower bound and the capacity.
+
+    Errors (at their location): functions with several blocks, dynamic
+    shapes, non-identity layouts or memory spaces, allocations in nested
+    regions, returned buffers (run `buffer-results-to-out-params` first) and
+    frees other than `memref.dealloc`. The `alignment` attribute of an
+    allocation is a request the arena alignment overrides (one-shot-bufferize
+    puts `alignment = 64` on every buffer); with `strict-alignment=true` a
+    request larger than the arena alignment is an error.
+
+    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+
+    ```mlir
+    %a = memref.alloc() : memref<256xf32>
+    ...
+    // becomes
+    %arena = memplan.arena align 16 : memref<2048xi8>
+    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
+    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
+    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Alignment of every buffer offset and of the arena (a power of "
+           "two)">,
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
+           "Placement algorithm: best, greedy-by-size or no-reuse">,
+    Option<"capacity", "capacity", "int64_t", /*default=*/"0",
+           "Arena capacity in bytes; fail if the plan needs more (0: "
+           "unbounded)">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
+           "Time limit of searching placement algorithms per function, in "
+           "milliseconds (0: none)">,
+    Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
+           "Fail on allocations whose 'alignment' attribute exceeds the "
+           "arena alignment (by default it is ignored: one-shot-bufferize "
+           "puts 64 on every buffer)">,
+  ];
+  let dependentDialects = ["memplan::MemPlanDialect"];
+}
+
+def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
+  let summary = "Lower memplan ops to memref.view of one arena argument";
+  let description = [{
+    For every function with a `memplan.arena_size` attribute or a
+    `memplan.arena` op (a planned function), appends a trailing argument of
+    type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
+    with it and every `memplan.place` with a `memref.view` of it at the
+    planned offset. With the bare-pointer calling convention the C signature
+    ends in `void *arena`; the caller owns the arena and must align it to
+    `memplan.arena_alignment`. Both attributes stay on the function (a
+    planned function without buffers gets a `memref<0xi8>` argument, so every
+    planned function has the same calling convention).
+
+    Calls to planned functions are rejected: the callee's signature gains an
+    argument, and the caller has no arena range reserved for it. Plan and
+    lower the callee's body into the caller (inline it) first, or call it from
+    outside the module. A planned function must have at most one
+    `memplan.arena`, in its entry block.
+
+    Example:
+
+    ```mlir
+    func.func @f(%in: memref<256xf32>) attributes {memplan.arena_size = 2048 : i64, ...} {
+      %arena = memplan.arena align 16 : memref<2048xi8>
+      %a = memplan.place %arena[1024] live [1, 2] : memref<2048xi8> to memref<256xf32>
+    // becomes
+    func.func @f(%in: memref<256xf32>, %arena: memref<2048xi8>) attributes {...} {
+      %c1024 = arith.constant 1024 : index
+      %a = memref.view %arena[%c1024][] : memref<2048xi8> to memref<256xf32>
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
 }
 
 #endif // MEMOPT_TRANSFORMS_PASSES_TD
