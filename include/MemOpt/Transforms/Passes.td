@@ -59,6 +59,12 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `loc` of the op at the peak. Functions that cannot be modelled (dynamic
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
+
+    With `partition=true` (text and json), each function also gets the peak of its file
+    order, the best peak `memory-schedule` finds, and the best peak after
+    `partition-concat` (auto) plus scheduling, computed on a copy (text: a
+    `partition:` line; JSON: a `partition` object with `input_peak`,
+    `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
@@ -66,6 +72,9 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
            "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"partition", "partition", "bool", /*default=*/"false",
+           "Also report, per function, the best scheduled peak before and "
+           "after partition-concat (auto), computed on a copy">,
     Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
            "With format=svg, overlay the order of another algorithm: "
            "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
