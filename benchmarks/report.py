@@ -154,7 +154,7 @@ class Tools:
                      "--tosa-to-linalg-pipeline", "--tosa-to-tensor", "--tosa-to-arith",
                      "--canonicalize", "--linalg-fuse-elementwise-ops"], check=False)
         if lower.returncode != 0:
-            return None, "error"
+            return None, "lowering failed"
         plan = subprocess.run(
             [self.memopt, "--eliminate-empty-tensors",
              "--one-shot-bufferize=bufferize-function-boundaries "
@@ -219,7 +219,19 @@ def main():
     parser.add_argument("--scaling-limit-ms", type=int, default=10000)
     parser.add_argument("--quick", action="store_true",
                         help="1 run, 2 s limits, small scaling series (for testing the script)")
+    parser.add_argument("--rerender", action="store_true",
+                        help="rewrite the Markdown, CSV and scaling chart from the JSON of "
+                             "the last run, without measuring")
     args = parser.parse_args()
+    if args.rerender:
+        with open(os.path.join(args.out, "benchmarks.json")) as f:
+            data = json.load(f)
+        write_csv(os.path.join(args.out, "benchmarks.csv"), data["models"], data["scaling"])
+        write_scaling_svg(os.path.join(args.out, "benchmarks", "scaling.svg"), data["meta"],
+                          data["scaling"])
+        write_markdown(os.path.join(args.out, "benchmarks.md"), data["meta"], data["models"],
+                       data["scaling"])
+        return
     if args.quick:
         args.repeat = args.scaling_repeat = 1
         args.time_limit_ms = args.scaling_limit_ms = 2000
@@ -405,8 +417,10 @@ def write_markdown(path, meta, rows, scaling):
     w("`--partition-concat` and exact scheduling; *arena*: `memplan.arena_size` of the compiled")
     w("program (exact order, lowered and bufferized as in [ArenaPlan.md](ArenaPlan.md), then")
     w("`--memplan-plan-arena`): it includes the buffers lowering adds (padding, accumulators)")
-    w("and can be above the peak. Both are `n/a` when this build does not have the pass. Click")
-    w("a model for its timeline.")
+    w("and leaves out the function's arguments and results (the caller owns them), so it can be")
+    w("above or below the peak. *lowering failed*: the int8 models' `tosa.add` on i8 is outside")
+    w("the TOSA profiles the upstream lowering accepts (see [Zoo.md](Zoo.md#int8)). Both are")
+    w("`n/a` when this build does not have the pass. Click a model for its timeline.")
     w("")
     w("| model | family | note | ops | tensors | file order | Kahn | RPO | greedy | mem-opt | x file | proof | time | partition | arena |")
     w("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|")
@@ -441,8 +455,11 @@ def write_markdown(path, meta, rows, scaling):
     proven = sum(1 for r in rows if r["optimal"])
     w("## Summary")
     w("")
-    w("- %d of %d models are scheduled with a proof of optimality; the others show their gap."
-      % (proven, len(rows)))
+    if proven == len(rows):
+        w("- All %d models are scheduled with a proof of optimality." % len(rows))
+    else:
+        w("- %d of %d models are scheduled with a proof of optimality; the others show their gap."
+          % (proven, len(rows)))
     w("- mem-opt vs file order: geometric mean %.2fx, best %.2fx (%s)." % (
         geomean([ratio(r["peak_input"], r["peak_exact"]) for r in rows]),
         max(ratio(r["peak_input"], r["peak_exact"]) for r in rows),
@@ -530,6 +547,7 @@ def write_markdown(path, meta, rows, scaling):
     w("```sh")
     w("./benchmarks/report.sh            # setup, build, measure, write docs/benchmarks*")
     w("REPORT_ARGS=--quick ./benchmarks/report.sh   # 1 run, 2 s limits, short series")
+    w("python3 benchmarks/report.py --rerender      # rewrite the Markdown from benchmarks.json")
     w("```")
     w("")
     w("One model by hand (file order vs mem-opt, as in the SVGs):")
