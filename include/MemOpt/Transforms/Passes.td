@@ -329,4 +329,64 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
 }
 
+def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
+  let summary = "Mark inputs read-only and let elementwise ops write into an "
+                "input that dies there";
+  let description = [{
+    Runs on tensor IR just before one-shot bufferization, as part of
+    `cortex-m-pipeline`:
+
+    - every tensor argument gets `bufferization.writable = false`, so that
+      bufferization never writes into a caller's input (the C header declares
+      inputs `const`);
+    - with `in-place-elementwise=true` (default), an elementwise
+      `linalg.generic` (all loops parallel, identity maps) whose init is a
+      `tensor.empty` and whose body does not read the init gets, as its init,
+      an input of the same type that has no other user and is not a function
+      argument. One-shot bufferization then writes the result over that
+      input, which dies at this op, instead of allocating a new buffer.
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%e : tensor<4xf32>) ...
+    // becomes, when %a is used only here:
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%a : tensor<4xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"inPlaceElementwise", "in-place-elementwise", "bool",
+           /*default=*/"true",
+           "Let elementwise ops overwrite an input that dies there">,
+  ];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so copies become loops";
+  let description = [{
+    Replaces every `memref.copy` by a `linalg.copy` of the same operands.
+    `finalize-memref-to-llvm` lowers a `memref.copy` between non-contiguous
+    views (a slice of a padded or concatenated buffer) to a call to the
+    `memrefCopy` runtime function, which does not exist on a microcontroller;
+    `convert-linalg-to-loops` turns a `linalg.copy` into plain loops.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
+  let summary = "Set the module's LLVM target triple and data layout";
+  let description = [{
+    Sets the `llvm.target_triple` and `llvm.data_layout` attributes of the
+    module, which `mlir-translate --mlir-to-llvmir` copies into the LLVM
+    module. `cortex-m-pipeline` sets them from its `cpu=` option. An empty
+    option leaves the attribute unchanged.
+  }];
+  let options = [
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "LLVM target triple, e.g. thumbv7em-none-eabihf">,
+    Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
+           "LLVM data layout string">,
+  ];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD
