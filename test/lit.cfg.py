@@ -40,6 +40,7 @@ tools = [
     "mem-opt-zoo",
     "mem-opt-run",
     "mem-opt-arena-bench",
+    "mem-opt-import",
     "mem-opt-compile",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
@@ -52,6 +53,9 @@ config.substitutions.append(
               for lib in ["libmlir_runner_utils", "libmlir_c_runner_utils"])))
 llvm_config.add_tool_substitutions([ToolSubst("mlir-runner", unresolved="fatal")],
                                    [config.llvm_tools_dir])
+# Test scripts that need Debian's Python packages run with the system python.
+config.substitutions.append(("%syspython", "/usr/bin/python3"))
+config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
 # Cortex-M firmware tests: arm-none-eabi-gcc with newlib, QEMU's MPS2 boards
 # and Debian's numpy.
 if (shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc")

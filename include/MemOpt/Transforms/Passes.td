@@ -40,6 +40,17 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
+    `format=svg` writes an SVG chart per function (stacked in one document):
+    live KiB per step as a staircase line, the peak marked with a dot, a
+    dashed line and a label, axes labelled in steps and KiB, and a legend
+    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
+    order that `memory-schedule algorithm=<name>` would compute for the same
+    graph, e.g. file order against mem-opt's exact order:
+
+    ```
+    mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
+    ```
+
     `format=json` prints an object with a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
@@ -48,12 +59,28 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `loc` of the op at the peak. Functions that cannot be modelled (dynamic
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
+
+    With `partition=true` (text and json), each function also gets the peak of its file
+    order, the best peak `memory-schedule` finds, and the best peak after
+    `partition-concat` (auto) plus scheduling, computed on a copy (text: a
+    `partition:` line; JSON: a `partition` object with `input_peak`,
+    `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "Report format: `text` (a table per function) or `json`">,
+           "Report format: `text` (a table per function), `json` or `svg` "
+           "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"partition", "partition", "bool", /*default=*/"false",
+           "Also report, per function, the best scheduled peak before and "
+           "after partition-concat (auto), computed on a copy">,
+    Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
+           "With format=svg, overlay the order of another algorithm: "
+           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
+    Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
+           /*default=*/"10000",
+           "Time limit of the exact search for compare=exact">,
   ];
 }
 
@@ -222,16 +249,24 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     puts `alignment = 64` on every buffer); with `strict-alignment=true` a
     request larger than the arena alignment is an error.
 
-    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+    Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
+    are never live together and share bytes):
 
     ```mlir
     %a = memref.alloc() : memref<256xf32>
-    ...
-    // becomes
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memref.alloc() : memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memref.alloc() : memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    // becomes (memplan.arena_size = 2048, memplan.lower_bound = 2048)
     %arena = memplan.arena align 16 : memref<2048xi8>
-    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
-    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
-    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    %a = memplan.place %arena[0] live [0, 3] : memref<2048xi8> to memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memplan.place %arena[1024] live [2, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memplan.place %arena[0] live [4, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
     ```
   }];
   let options = [
@@ -262,16 +297,22 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
     with it and every `memplan.place` with a `memref.view` of it at the
     planned offset. With the bare-pointer calling convention the C signature
-    ends in `void *arena`; the caller owns the arena and must align it to
-    `memplan.arena_alignment`. Both attributes stay on the function (a
+    ends in `void *arena`; the caller owns the arena, must align it to
+    `memplan.arena_alignment`, and must not let it overlap the other
+    arguments (it is marked `llvm.noalias`). Both attributes stay on the function (a
     planned function without buffers gets a `memref<0xi8>` argument, so every
     planned function has the same calling convention).
 
-    Calls to planned functions are rejected: the callee's signature gains an
-    argument, and the caller has no arena range reserved for it. Plan and
-    lower the callee's body into the caller (inline it) first, or call it from
-    outside the module. A planned function must have at most one
-    `memplan.arena`, in its entry block.
+    Calls between planned functions pass a range of the caller's arena:
+    callees run one at a time, so all callees of a function share one range
+    appended to the end of its arena (its start aligned to the largest
+    alignment involved); the caller's `memplan.arena_size` and
+    `memplan.arena_alignment` grow accordingly, and each call gets a
+    `memref.view` of that range as its last operand. Callees are lowered
+    first; recursion between planned functions and calls from functions
+    without an arena are errors. Inlining before planning gives smaller
+    arenas. A planned function must have at most one `memplan.arena`, in its
+    entry block.
 
     Example:
 
