@@ -23,10 +23,13 @@
 // - int8 conv, depthwise and fully connected accumulate in i32; a
 //   `tosa.rescale` (per channel when the filter is) brings the accumulator to
 //   the output scale and zero point. Multipliers are computed from the float
-//   scales like TFLite's QuantizeMultiplier (see `computeMultiplier`) and use
-//   SINGLE_ROUND, which rounds half up once; TFLite's reference kernels round
-//   twice (doubling high multiply, then rounding shift), so results can differ
-//   by one unit on exact ties.
+//   scales like TFLite's QuantizeMultiplier (see `computeMultiplier`). By
+//   default they use SINGLE_ROUND (one rounding, half up), which every LLVM 22
+//   tool accepts; TFLite's reference kernels round twice (rounding doubling
+//   high multiply, then rounding shift), so outputs can drift by a few units
+//   over deep networks. With `doubleRound` they use DOUBLE_ROUND, TOSA's form
+//   of TFLite's rounding, and the module declares the `doubleround` extension
+//   in its `tosa.target_env` so that TOSA validation accepts it.
 // - Fused RELU, RELU6 and RELU_N1_TO_1 become `tosa.clamp`, in the quantized
 //   domain for integer outputs (TFLite's CalculateActivationRangeQuantized).
 // - Quantized softmax dequantizes to f32, runs a float softmax and quantizes
@@ -44,6 +47,7 @@
 #include "tflite_schema_generated.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/IR/TargetEnv.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
@@ -195,8 +199,9 @@ struct QuantParams {
 class TFLiteImporter {
 public:
   TFLiteImporter(const tfl::Model *model, StringRef fileName,
-                 MLIRContext *context)
-      : model(model), fileName(fileName), context(context), builder(context) {}
+                 MLIRContext *context, const TFLiteImportOptions &options)
+      : model(model), fileName(fileName), context(context), builder(context),
+        options(options) {}
 
   /// Builds the module, or emits a diagnostic and returns null.
   OwningOpRef<ModuleOp> run();
@@ -328,6 +333,7 @@ private:
   StringRef fileName;
   MLIRContext *context;
   OpBuilder builder;
+  TFLiteImportOptions options;
   const tfl::SubGraph *subgraph = nullptr;
   const flatbuffers::Vector<flatbuffers::Offset<tfl::Tensor>> *tensors =
       nullptr;
@@ -674,9 +680,12 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
   return create(
       "tosa.rescale", resultType, {value, mult, shift, izp, ozp},
       {builder.getNamedAttr("scale32", builder.getBoolAttr(true)),
-       builder.getNamedAttr("rounding_mode",
-                            tosa::RoundingModeAttr::get(
-                                context, tosa::RoundingMode::SINGLE_ROUND)),
+       builder.getNamedAttr(
+           "rounding_mode",
+           tosa::RoundingModeAttr::get(context,
+                                       options.doubleRound
+                                           ? tosa::RoundingMode::DOUBLE_ROUND
+                                           : tosa::RoundingMode::SINGLE_ROUND)),
        builder.getNamedAttr("per_channel", builder.getBoolAttr(n > 1)),
        builder.getNamedAttr("input_unsigned", builder.getBoolAttr(false)),
        builder.getNamedAttr("output_unsigned", builder.getBoolAttr(false))},
@@ -1943,6 +1952,18 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
   SmallVector<Type> finalArgs = llvm::to_vector(body->getArgumentTypes());
   func.setFunctionType(
       builder.getFunctionType(finalArgs, ValueRange(results).getTypes()));
+  // DOUBLE_ROUND rescales (TFLite's rounding) need the TOSA `doubleround`
+  // extension on top of the default target environment for validation.
+  if (options.doubleRound) {
+    tosa::TargetEnvAttr env = tosa::getDefaultTargetEnv(context);
+    SmallVector<tosa::Extension> extensions(env.getExtensions());
+    if (!llvm::is_contained(extensions, tosa::Extension::doubleround))
+      extensions.push_back(tosa::Extension::doubleround);
+    (*module)->setAttr("tosa.target_env",
+                       tosa::TargetEnvAttr::get(
+                           context, env.getSpecificationVersion(),
+                           env.getLevel(), env.getProfiles(), extensions));
+  }
   if (failed(verify(*module))) {
     fileError() << "the imported module does not verify";
     return nullptr;
@@ -1953,6 +1974,13 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
 OwningOpRef<ModuleOp> mlir::memopt::importTFLite(llvm::StringRef bytes,
                                                  llvm::StringRef fileName,
                                                  MLIRContext *context) {
+  return importTFLite(bytes, fileName, context, TFLiteImportOptions());
+}
+
+OwningOpRef<ModuleOp>
+mlir::memopt::importTFLite(llvm::StringRef bytes, llvm::StringRef fileName,
+                           MLIRContext *context,
+                           const TFLiteImportOptions &options) {
   context->loadDialect<func::FuncDialect, tosa::TosaDialect>();
   Location fileLoc = FileLineColLoc::get(context, fileName, 0, 0);
   if (bytes.size() < 8 || !tfl::ModelBufferHasIdentifier(bytes.data())) {
@@ -1973,6 +2001,6 @@ OwningOpRef<ModuleOp> mlir::memopt::importTFLite(llvm::StringRef bytes,
     return nullptr;
   }
   const tfl::Model *model = tfl::GetModel(bytes.data());
-  TFLiteImporter importer(model, fileName, context);
+  TFLiteImporter importer(model, fileName, context, options);
   return importer.run();
 }

@@ -35,7 +35,8 @@ OPS = {0: "ADD", 1: "AVERAGE_POOL_2D", 2: "CONCATENATION", 3: "CONV_2D",
        4: "DEPTHWISE_CONV_2D", 6: "DEQUANTIZE", 9: "FULLY_CONNECTED",
        14: "LOGISTIC", 17: "MAX_POOL_2D", 18: "MUL", 19: "RELU",
        21: "RELU6", 22: "RESHAPE", 25: "SOFTMAX", 28: "TANH", 34: "PAD",
-       40: "MEAN", 43: "SQUEEZE", 114: "QUANTIZE"}
+       27: "SVDF", 39: "TRANSPOSE", 40: "MEAN", 43: "SQUEEZE", 60: "PADV2",
+       114: "QUANTIZE"}
 
 
 class Buf:
@@ -108,6 +109,39 @@ class Table:
         return "" if start is None else self.b.d[start:start + n].decode()
 
 
+# Builtin option tables: union value -> [(field, slot, format, default)].
+OPTIONS = {
+    1: [("padding", 0, "b", 0), ("stride_w", 1, "i", 0),
+        ("stride_h", 2, "i", 0), ("act", 3, "b", 0),
+        ("dilation_w", 4, "i", 1), ("dilation_h", 5, "i", 1)],
+    2: [("padding", 0, "b", 0), ("stride_w", 1, "i", 0),
+        ("stride_h", 2, "i", 0), ("depth_multiplier", 3, "i", 0),
+        ("act", 4, "b", 0), ("dilation_w", 5, "i", 1),
+        ("dilation_h", 6, "i", 1)],
+    5: [("padding", 0, "b", 0), ("stride_w", 1, "i", 0),
+        ("stride_h", 2, "i", 0), ("filter_w", 3, "i", 0),
+        ("filter_h", 4, "i", 0), ("act", 5, "b", 0)],
+    6: [("rank", 0, "i", 0), ("act", 1, "b", 0)],
+    8: [("act", 0, "b", 0), ("weights_format", 1, "b", 0),
+        ("keep_num_dims", 2, "B", 0)],
+    9: [("beta", 0, "f", 0.0)],
+    10: [("axis", 0, "i", 0), ("act", 1, "b", 0)],
+    11: [("act", 0, "b", 0)],
+    21: [("act", 0, "b", 0)],
+    27: [("keep_dims", 0, "B", 0)],
+}
+
+
+def options(op):
+    """The operator's builtin options as a dict (empty if none known)."""
+    kind = op.scalar(3, "B")
+    table = op.table(4)
+    if table is None or kind not in OPTIONS:
+        return {}
+    return {name: table.scalar(slot, fmt, default)
+            for name, slot, fmt, default in OPTIONS[kind]}
+
+
 def decode(path):
     with open(path, "rb") as f:
         data = f.read()
@@ -143,7 +177,8 @@ def decode(path):
     for op in sg.tables(3):
         ops.append({"op": OPS.get(codes[op.scalar(0, "I")],
                                   str(codes[op.scalar(0, "I")])),
-                    "inputs": op.vector(1, "i"), "outputs": op.vector(2, "i")})
+                    "inputs": op.vector(1, "i"), "outputs": op.vector(2, "i"),
+                    "options": options(op)})
     return {"tensors": tensors, "ops": ops, "inputs": sg.vector(1, "i"),
             "outputs": sg.vector(2, "i")}
 

@@ -229,6 +229,20 @@ RC_GTEST_PROP(MemorySchedulerProperty, ExactMatchesBruteForce, ()) {
   }
 }
 
+// Few returned values: most buffers die inside the function, so many nodes
+// free inputs or idle, which exercises the idle-node rule of the search.
+RC_GTEST_PROP(MemorySchedulerProperty, ExactMatchesBruteForceFewOutputs, ()) {
+  GenFunction fn = *genFunction(/*maxOps=*/11, /*returnOneIn=*/10);
+  Parsed parsed;
+  RC_ASSERT(parsed.parse(fn.text));
+  int64_t optimum = bruteForceOptimum(fn);
+  ScheduleResult exact =
+      scheduleForMemory(*parsed.graph, ScheduleAlgorithm::Exact);
+  RC_ASSERT(parsed.graph->isValidOrder(exact.order));
+  RC_ASSERT(bruteForcePeak(fn, exact.order) == optimum);
+  RC_ASSERT(exact.optimal);
+}
+
 RC_GTEST_PROP(MemorySchedulerProperty, BoundsStaySoundUnderLimits, ()) {
   GenFunction fn = *genFunction(/*maxOps=*/11);
   Parsed parsed;
