@@ -8,12 +8,16 @@
 // order, Kahn, reverse post-order, greedy) and the exact engine, in one run,
 // and prints a Markdown table: peaks, the proven lower bound, whether the
 // exact order is proven optimal, and the median time of the exact engine
-// over --repeat runs. Speed is measured here, never in tests.
+// over --repeat runs. Speed is measured here, never in tests. With
+// --format=json it prints the same data (plus tensors, every run's time and
+// whether the search stopped at its limit) for benchmarks/report.sh.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Transforms/ArenaPlanner.h"
 #include "MemOpt/Transforms/MemoryScheduler.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -23,6 +27,7 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -42,6 +47,48 @@ static llvm::cl::opt<uint64_t>
     timeLimitMs("time-limit-ms", llvm::cl::init(60000),
                 llvm::cl::desc("Time limit of one exact search"));
 
+static llvm::cl::opt<std::string>
+    outputFormat("format", llvm::cl::init("md"),
+                 llvm::cl::desc("Output format: md (a Markdown table) or "
+                                "json"));
+static llvm::cl::opt<bool> repeatAtLimit(
+    "repeat-at-limit", llvm::cl::init(false),
+    llvm::cl::desc("Repeat the exact search even when the first run stops "
+                   "at the time limit (default: one run is enough)"));
+
+/// Returns the buffers of \p graph with their lifetimes in \p order as
+/// half-open step ranges [first, last + 1).
+static SmallVector<ArenaBuffer> getArenaBuffers(const DataflowGraph &graph,
+                                                ArrayRef<NodeId> order) {
+  ScheduleLiveness liveness = BufferLiveness::evaluate(graph, order);
+  SmallVector<ArenaBuffer> buffers;
+  for (auto [id, buffer] : llvm::enumerate(graph.getBuffers())) {
+    if (buffer.bytes == 0)
+      continue;
+    const LiveInterval &interval = liveness.intervals[id];
+    buffers.push_back({buffer.bytes, static_cast<int64_t>(interval.first),
+                       static_cast<int64_t>(interval.last) + 1});
+  }
+  return buffers;
+}
+
+/// Alignment of arena offsets (as memplan and TFLite Micro use).
+static constexpr int64_t arenaAlignment = 16;
+
+/// Returns the arena size \p algorithm plans for the buffers of \p graph
+/// with the lifetimes of \p order, or -1 if it finds no plan.
+static int64_t planArenaSize(const DataflowGraph &graph, ArrayRef<NodeId> order,
+                             PlacementAlgorithm algorithm) {
+  SmallVector<ArenaBuffer> buffers = getArenaBuffers(graph, order);
+  PlacementOptions options;
+  options.algorithm = algorithm;
+  options.alignment = arenaAlignment;
+  std::optional<ArenaPlan> plan = planArena(buffers, options);
+  if (!plan || !isValidPlan(buffers, *plan, arenaAlignment))
+    return -1;
+  return plan->arenaSize;
+}
+
 /// Returns the median of \p values.
 static double median(SmallVector<double> values) {
   llvm::sort(values);
@@ -59,10 +106,18 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  llvm::outs() << "| model | function | ops | file order | Kahn | RPO | greedy "
-                  "| exact | lower bound | proven | exact ms (median) | "
-                  "states |\n"
-               << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  if (outputFormat != "md" && outputFormat != "json") {
+    llvm::errs() << "mem-opt-bench: unknown format '" << outputFormat
+                 << "'; expected md or json\n";
+    return 1;
+  }
+  bool json = outputFormat == "json";
+  if (!json)
+    llvm::outs() << "| model | function | ops | file order | Kahn | RPO | "
+                    "greedy | exact | lower bound | proven | exact ms "
+                    "(median) | states |\n"
+                 << "|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  llvm::json::Array rows;
   int status = 0;
   for (const std::string &file : inputFiles) {
     OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(file, &context);
@@ -93,16 +148,59 @@ int main(int argc, char **argv) {
         times.push_back(std::chrono::duration<double, std::milli>(
                             std::chrono::steady_clock::now() - start)
                             .count());
+        if (exact.limitReached && !repeatAtLimit)
+          break;
+      }
+      int64_t kahn = peakOf(ScheduleAlgorithm::Kahn);
+      int64_t rpo = peakOf(ScheduleAlgorithm::ReversePostOrder);
+      int64_t greedy = peakOf(ScheduleAlgorithm::Greedy);
+      if (json) {
+        llvm::json::Array runs;
+        for (double time : times)
+          runs.push_back(time);
+        rows.push_back(llvm::json::Object{
+            {"file", file},
+            {"model", llvm::sys::path::stem(file)},
+            {"function", func.getSymName()},
+            {"ops", static_cast<int64_t>(graph->getNumNodes())},
+            {"tensors", static_cast<int64_t>(graph->getNumBuffers())},
+            {"peak_input", exact.inputPeakBytes},
+            {"peak_kahn", kahn},
+            {"peak_rpo", rpo},
+            {"peak_greedy", greedy},
+            {"peak_exact", exact.peakBytes},
+            {"lower_bound", exact.lowerBound},
+            {"optimal", exact.optimal},
+            {"limit_reached", exact.limitReached},
+            {"states", static_cast<int64_t>(exact.statesExplored)},
+            {"time_limit_ms", static_cast<int64_t>(timeLimitMs)},
+            {"exact_ms_runs", std::move(runs)},
+            {"exact_ms_median", median(times)},
+            {"arena_alignment", arenaAlignment},
+            {"arena_lower_bound",
+             getLivenessLowerBound(getArenaBuffers(*graph, exact.order),
+                                   arenaAlignment)},
+            {"arena_no_reuse",
+             planArenaSize(*graph, exact.order, PlacementAlgorithm::NoReuse)},
+            {"arena_greedy_by_size",
+             planArenaSize(*graph, exact.order,
+                           PlacementAlgorithm::GreedyBySize)},
+            {"arena_best",
+             planArenaSize(*graph, exact.order, PlacementAlgorithm::Best)},
+        });
+        continue;
       }
       llvm::outs() << llvm::formatv(
           "| {0} | {1} | {2} | {3} | {4} | {5} | {6} | {7} | {8} | {9} | "
           "{10:f1} | {11} |\n",
           llvm::sys::path::stem(file), func.getSymName(), graph->getNumNodes(),
-          exact.inputPeakBytes, peakOf(ScheduleAlgorithm::Kahn),
-          peakOf(ScheduleAlgorithm::ReversePostOrder),
-          peakOf(ScheduleAlgorithm::Greedy), exact.peakBytes, exact.lowerBound,
-          exact.optimal ? "yes" : "no", median(times), exact.statesExplored);
+          exact.inputPeakBytes, kahn, rpo, greedy, exact.peakBytes,
+          exact.lowerBound, exact.optimal ? "yes" : "no", median(times),
+          exact.statesExplored);
     }
   }
+  if (json)
+    llvm::outs() << llvm::formatv("{0:2}\n",
+                                  llvm::json::Value(std::move(rows)));
   return status;
 }

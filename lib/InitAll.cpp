@@ -6,6 +6,8 @@
 
 #include "MemOpt/InitAll.h"
 
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
+#include "MemOpt/Pipelines/Pipelines.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -50,6 +52,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
                   func::FuncDialect, index::IndexDialect, linalg::LinalgDialect,
                   LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
                   scf::SCFDialect, tensor::TensorDialect, tosa::TosaDialect>();
+  registry.insert<memplan::MemPlanDialect>();
 
   // Interface models the TOSA -> linalg -> bufferization -> LLVM flow needs.
   affine::registerValueBoundsOpInterfaceExternalModels(registry);
@@ -79,4 +82,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void mlir::memopt::registerAllPasses() { registerMemOptPasses(); }
+void mlir::memopt::registerAllPasses() {
+  registerMemOptPasses();
+  registerMemOptPipelines();
+}

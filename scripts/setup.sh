@@ -21,6 +21,8 @@ PACKAGES=(
   libflatbuffers-dev flatbuffers-compiler libclang-rt-22-dev
   # Reference execution of torchvision models (run with /usr/bin/python3).
   python3-torch python3-torchvision python3-onnx python3-numpy
+  # xmllint: the SVG timeline tests check that the output is well-formed XML.
+  libxml2-utils
 )
 
 missing=()

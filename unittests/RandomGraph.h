@@ -63,9 +63,10 @@ inline std::string typeOf(const GenValue &value) {
 }
 
 /// Generates a random function of abs, concat, reduce_sum, reshape and
-/// tensor.cast ops over f32 vectors, with constants mixed in.
-inline rc::Gen<GenFunction> genFunction(int maxOps = 13) {
-  return rc::gen::exec([maxOps] {
+/// tensor.cast ops over f32 vectors, with constants mixed in. Each value is
+/// returned with probability 1 / \p returnOneIn (the last one if none is).
+inline rc::Gen<GenFunction> genFunction(int maxOps = 13, int returnOneIn = 3) {
+  return rc::gen::exec([maxOps, returnOneIn] {
     GenFunction fn;
     std::string body;
     llvm::raw_string_ostream os(body);
@@ -175,7 +176,7 @@ inline rc::Gen<GenFunction> genFunction(int maxOps = 13) {
     std::string results, resultTypes;
     for (int id = 0, e = fn.values.size(); id < e; ++id) {
       bool last = id == e - 1 && fn.outputs.empty();
-      if (!last && *rc::gen::inRange(0, 3) != 0)
+      if (!last && *rc::gen::inRange(0, returnOneIn) != 0)
         continue;
       fn.outputs.push_back(id);
       results += (results.empty() ? "%v" : ", %v") + std::to_string(id);

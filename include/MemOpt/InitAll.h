@@ -19,7 +19,8 @@ namespace memopt {
 
 /// Registers the upstream dialects mem-opt reads and lowers through (func,
 /// tosa, arith, tensor, linalg, bufferization, memref, scf, cf, math, affine,
-/// llvm) with their interface models and extensions.
+/// llvm) with their interface models and extensions, and mem-opt's own
+/// `memplan` dialect.
 void registerAllDialects(DialectRegistry &registry);
 
 /// Registers every mem-opt pass with the global pass registry.

@@ -137,6 +137,10 @@ private:
   /// Returns true if \p op computes a weight: it is constant-like, or it is
   /// side-effect free and computed only from weights.
   bool isWeightOp(Operation *op) const;
+  /// Models \p op as an accumulation into one buffer if it is an accumulating
+  /// add whose operands allow it (see the definition); returns false, without
+  /// changing the graph, otherwise.
+  bool addAccumulation(Operation *op);
 
   /// The graph under construction.
   DataflowGraph &graph;
@@ -144,6 +148,8 @@ private:
   DenseSet<Value> weights;
   /// The last node with side effects, to keep their relative order.
   std::optional<NodeId> lastEffectNode;
+  /// Results of the accumulating adds modelled so far.
+  DenseSet<Value> accumulated;
 };
 } // namespace memopt
 } // namespace mlir
@@ -212,6 +218,79 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   return success();
 }
 
+/// Inserts \p value into the sorted, unique vector \p values.
+template <typename T>
+static void insertSorted(SmallVectorImpl<T> &values, T value) {
+  auto it = llvm::lower_bound(values, value);
+  if (it == values.end() || *it != value)
+    values.insert(it, value);
+}
+
+// An accumulating add `%sum = tosa.add %acc, %partial {memopt.accumulate}`
+// (written by partition-concat for the partial convolutions of a split
+// concat) needs no buffer of its own: the producer of %partial can accumulate
+// straight into the buffer of %acc, as a linalg convolution accumulates into
+// its init operand. When %acc (a node result, or the previous sum of the
+// chain) and %partial (a fresh node result) are used only by this add and all
+// three types are equal, the producer of %partial reads %acc and overwrites it
+// in place (inPlaceInput), and the add becomes a view of %partial. The whole
+// sum then occupies one buffer. Otherwise the add is an ordinary node.
+bool DataflowGraphBuilder::addAccumulation(Operation *op) {
+  if (!isa<tosa::AddOp>(op) || !op->hasAttr("memopt.accumulate"))
+    return false;
+  Value acc = op->getOperand(0), partial = op->getOperand(1);
+  Value sum = op->getResult(0);
+  if (acc.getType() != sum.getType() || partial.getType() != sum.getType() ||
+      !acc.hasOneUse() || !partial.hasOneUse() || acc == partial)
+    return false;
+  std::optional<BufferId> accBuffer = graph.lookupBuffer(acc);
+  std::optional<BufferId> partialBuffer = graph.lookupBuffer(partial);
+  Operation *accDefOp = acc.getDefiningOp();
+  Operation *partialDefOp = partial.getDefiningOp();
+  if (!accBuffer || !partialBuffer || !accDefOp || !partialDefOp)
+    return false;
+  std::optional<NodeId> accDef = graph.lookupNode(accDefOp);
+  std::optional<NodeId> partialDef = graph.lookupNode(partialDefOp);
+  const Buffer &accInfo = graph.buffers[*accBuffer];
+  const Buffer &partialInfo = graph.buffers[*partialBuffer];
+  // %acc: a plain node result nobody else reads, or the previous sum.
+  bool accOk =
+      accInfo.producer && ((accInfo.value == acc && accInfo.users.empty()) ||
+                           accumulated.contains(acc));
+  // %partial: the only output of a later node, read by nothing else yet.
+  bool partialOk = partialInfo.value == partial && partialInfo.users.empty() &&
+                   partialInfo.producer == partialDef;
+  if (!accOk || !partialOk || !accDef || !partialDef || *accDef >= *partialDef)
+    return false;
+  Node &producer = graph.nodes[*partialDef];
+  if (producer.outputs.size() != 1 || producer.inPlaceInput || producer.isView)
+    return false;
+
+  // The producer of %partial reads %acc and writes over it.
+  insertSorted(producer.inputs, *accBuffer);
+  insertSorted(producer.preds, *accDef);
+  insertSorted(graph.nodes[*accDef].succs, *partialDef);
+  insertSorted(graph.buffers[*accBuffer].users, *partialDef);
+  producer.inPlaceInput = *accBuffer;
+
+  // The add views the buffer of %partial; it still runs after both operands.
+  NodeId id = graph.nodes.size();
+  Node node;
+  node.op = op;
+  node.isView = true;
+  node.inputs.push_back(*partialBuffer);
+  node.preds.push_back(*accDef);
+  insertSorted(node.preds, *partialDef);
+  graph.nodes.push_back(std::move(node));
+  graph.nodeOfOp[op] = id;
+  graph.buffers[*partialBuffer].users.push_back(id);
+  for (NodeId pred : graph.nodes[id].preds)
+    graph.nodes[pred].succs.push_back(id);
+  graph.bufferOfValue[sum] = *partialBuffer;
+  accumulated.insert(sum);
+  return true;
+}
+
 LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
   Region &body = func.getBody();
   if (!body.hasOneBlock())
@@ -255,6 +334,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     if (producesTensor && !isKnownDialect(&op))
       return op.emitOpError("is an unknown op producing tensors; mem-opt "
                             "cannot tell how much memory it needs");
+    if (addAccumulation(&op))
+      continue;
     bool isView =
         isViewLikeOp(&op) && graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))

@@ -6,6 +6,9 @@
 
 #include "MemOpt/Transforms/ArenaPlanner.h"
 
+#include "ArenaSearch.h"
+
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -33,14 +36,19 @@ static bool livesOverlap(const ArenaBuffer &a, const ArenaBuffer &b) {
 int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
                                             int64_t alignment) {
   // Sweep the lifetime boundaries; ends sort before starts at the same step.
+  // Every buffer must also fit in the arena on its own.
   llvm::SmallVector<std::pair<int64_t, int64_t>> events;
+  int64_t peak = 0;
   for (const ArenaBuffer &buffer : buffers) {
     auto size = static_cast<int64_t>(llvm::alignTo(buffer.size, alignment));
+    peak = std::max(peak, size);
+    if (buffer.start >= buffer.end)
+      continue;
     events.push_back({buffer.start, size});
     events.push_back({buffer.end, -size});
   }
   llvm::sort(events);
-  int64_t live = 0, peak = 0;
+  int64_t live = 0;
   for (auto [step, delta] : events) {
     live += delta;
     peak = std::max(peak, live);
@@ -79,9 +87,286 @@ static ArenaPlan placeInOrder(llvm::ArrayRef<ArenaBuffer> buffers,
   return plan;
 }
 
+//===----------------------------------------------------------------------===//
+// Best: heuristics, then the exact search
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The buffers that take part in a `Best` placement, in alignment units:
+/// those with a positive size.
+struct UnitProblem {
+  /// Index in the input of each buffer.
+  llvm::SmallVector<unsigned> ids;
+  /// Sizes in alignment units, and lifetimes on scaled steps.
+  llvm::SmallVector<int64_t> sizes, starts, ends;
+  /// Buffers overlapping each buffer in time.
+  llvm::SmallVector<llvm::SmallVector<unsigned>> conflicts;
+  /// Smallest arena in units that holds every buffer on its own.
+  int64_t minArena = 0;
+
+  /// Number of buffers.
+  unsigned size() const { return ids.size(); }
+};
+
+/// How a heuristic chooses among the gaps where a buffer fits.
+enum class Fit {
+  /// The lowest gap.
+  First,
+  /// The smallest bounded gap, else the top.
+  Best,
+};
+
+} // namespace
+
+/// Builds the unit problem of `buffers`.
+static UnitProblem buildUnitProblem(llvm::ArrayRef<ArenaBuffer> buffers,
+                                    int64_t alignment) {
+  UnitProblem problem;
+  // isValidPlan makes [s, e) and [s', e') collide when s < e' and s' < e, so
+  // a buffer with an empty lifetime [t, t) collides with the buffers alive
+  // both before and after t, and with no other empty lifetime. Scaled steps
+  // keep exactly that relation with non-empty intervals: with K the most
+  // empty lifetimes at one step and M = K + 1, [s, e) becomes [Ms + K, Me),
+  // and the k-th empty lifetime at t becomes [Mt + k, Mt + k + 1), k < K.
+  llvm::DenseMap<int64_t, int64_t> emptyCount, nextSlot;
+  int64_t maxEmpty = 0;
+  for (const ArenaBuffer &buffer : buffers)
+    if (buffer.size > 0 && buffer.start >= buffer.end)
+      maxEmpty = std::max(maxEmpty, ++emptyCount[buffer.start]);
+  int64_t scale = maxEmpty + 1;
+  for (auto [id, buffer] : llvm::enumerate(buffers)) {
+    assert(buffer.size >= 0 && "negative buffer size");
+    assert(buffer.start <= buffer.end && "lifetime ends before it starts");
+    int64_t units = llvm::divideCeil(buffer.size, alignment);
+    problem.minArena = std::max(problem.minArena, units);
+    if (units == 0)
+      continue;
+    problem.ids.push_back(id);
+    problem.sizes.push_back(units);
+    if (buffer.start < buffer.end) {
+      problem.starts.push_back(scale * buffer.start + maxEmpty);
+      problem.ends.push_back(scale * buffer.end);
+    } else {
+      int64_t slot = nextSlot[buffer.start]++;
+      problem.starts.push_back(scale * buffer.start + slot);
+      problem.ends.push_back(scale * buffer.start + slot + 1);
+    }
+  }
+  problem.conflicts.resize(problem.size());
+  for (unsigned i = 0; i < problem.size(); ++i)
+    for (unsigned j = i + 1; j < problem.size(); ++j)
+      if (problem.starts[i] < problem.ends[j] &&
+          problem.starts[j] < problem.ends[i]) {
+        problem.conflicts[i].push_back(j);
+        problem.conflicts[j].push_back(i);
+      }
+  return problem;
+}
+
+/// Places the buffers of `problem` in `order`, each in a gap left by the
+/// already placed buffers it conflicts with, chosen by `fit`. Returns the
+/// height (in units) and fills `offsets`.
+static int64_t placeUnits(const UnitProblem &problem,
+                          llvm::ArrayRef<unsigned> order, Fit fit,
+                          llvm::SmallVectorImpl<int64_t> &offsets) {
+  offsets.assign(problem.size(), -1);
+  int64_t height = 0;
+  llvm::SmallVector<std::pair<int64_t, int64_t>> taken;
+  for (unsigned id : order) {
+    int64_t size = problem.sizes[id];
+    taken.clear();
+    for (unsigned other : problem.conflicts[id])
+      if (offsets[other] >= 0)
+        taken.push_back(
+            {offsets[other], offsets[other] + problem.sizes[other]});
+    llvm::sort(taken);
+    int64_t cursor = 0, chosen = -1, chosenGap = 0;
+    for (auto [begin, end] : taken) {
+      int64_t gap = begin - cursor;
+      if (gap >= size &&
+          (chosen < 0 || (fit == Fit::Best && gap < chosenGap))) {
+        chosen = cursor;
+        chosenGap = gap;
+        if (fit == Fit::First)
+          break;
+      }
+      cursor = std::max(cursor, end);
+    }
+    if (chosen < 0)
+      chosen = cursor;
+    offsets[id] = chosen;
+    height = std::max(height, chosen + size);
+  }
+  return height;
+}
+
+/// Returns the placement orders the heuristics try: by size, area, lifetime
+/// length, start, the largest total size alive during the lifetime, and the
+/// total size of conflicting buffers (all descending but start; ties broken
+/// by size, then input order).
+static llvm::SmallVector<llvm::SmallVector<unsigned>>
+getHeuristicOrders(const UnitProblem &problem) {
+  unsigned n = problem.size();
+  // Live totals per section between consecutive lifetime boundaries.
+  llvm::SmallVector<int64_t> times(problem.starts);
+  times.append(problem.ends.begin(), problem.ends.end());
+  llvm::sort(times);
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  auto indexOf = [&](int64_t t) {
+    return static_cast<unsigned>(llvm::lower_bound(times, t) - times.begin());
+  };
+  llvm::SmallVector<int64_t> delta(times.size() + 1, 0);
+  for (unsigned i = 0; i < n; ++i) {
+    delta[indexOf(problem.starts[i])] += problem.sizes[i];
+    delta[indexOf(problem.ends[i])] -= problem.sizes[i];
+  }
+  llvm::SmallVector<int64_t> live(times.size(), 0);
+  int64_t sum = 0;
+  for (unsigned s = 0; s < times.size(); ++s)
+    live[s] = sum += delta[s];
+  llvm::SmallVector<int64_t> area(n), length(n), total(n, 0), conflict(n);
+  for (unsigned i = 0; i < n; ++i) {
+    length[i] = problem.ends[i] - problem.starts[i];
+    area[i] = problem.sizes[i] * length[i];
+    for (unsigned s = indexOf(problem.starts[i]), e = indexOf(problem.ends[i]);
+         s < e; ++s)
+      total[i] = std::max(total[i], live[s]);
+    conflict[i] = problem.sizes[i];
+    for (unsigned other : problem.conflicts[i])
+      conflict[i] += problem.sizes[other];
+  }
+
+  llvm::SmallVector<llvm::SmallVector<unsigned>> orders;
+  auto addOrder = [&](auto key) {
+    llvm::SmallVector<unsigned> order =
+        llvm::to_vector(llvm::seq<unsigned>(0, n));
+    llvm::stable_sort(order, [&](unsigned a, unsigned b) {
+      if (key(a) != key(b))
+        return key(a) > key(b);
+      return problem.sizes[a] > problem.sizes[b];
+    });
+    orders.push_back(std::move(order));
+  };
+  addOrder([&](unsigned i) { return problem.sizes[i]; });
+  addOrder([&](unsigned i) { return area[i]; });
+  addOrder([&](unsigned i) { return length[i]; });
+  addOrder([&](unsigned i) { return -problem.starts[i]; });
+  addOrder([&](unsigned i) { return total[i]; });
+  addOrder([&](unsigned i) { return conflict[i]; });
+  return orders;
+}
+
+/// Returns the plan of `buffers` that puts the buffers of `problem` at
+/// `unitOffsets` (and every other buffer at 0).
+static ArenaPlan makePlan(llvm::ArrayRef<ArenaBuffer> buffers,
+                          const UnitProblem &problem,
+                          llvm::ArrayRef<int64_t> unitOffsets,
+                          int64_t alignment) {
+  ArenaPlan plan;
+  plan.offsets.assign(buffers.size(), 0);
+  int64_t height = problem.minArena;
+  for (unsigned i = 0; i < problem.size(); ++i) {
+    plan.offsets[problem.ids[i]] = unitOffsets[i] * alignment;
+    height = std::max(height, unitOffsets[i] + problem.sizes[i]);
+  }
+  plan.arenaSize = height * alignment;
+  return plan;
+}
+
+/// The `Best` algorithm; see planArena.
+static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
+                                         const PlacementOptions &options,
+                                         ArenaPlan greedy) {
+  int64_t alignment = options.alignment;
+  std::optional<detail::SearchClock::time_point> deadline;
+  if (options.timeLimitMs)
+    deadline = detail::SearchClock::now() +
+               std::chrono::milliseconds(options.timeLimitMs);
+  int64_t lower = getLivenessLowerBound(buffers, alignment) / alignment;
+
+  // The heuristics, greedy-by-size first; the first smallest plan wins.
+  ArenaPlan best = std::move(greedy);
+  UnitProblem problem = buildUnitProblem(buffers, alignment);
+  llvm::SmallVector<int64_t> offsets;
+  for (const llvm::SmallVector<unsigned> &order : getHeuristicOrders(problem))
+    for (Fit fit : {Fit::First, Fit::Best}) {
+      int64_t height =
+          std::max(placeUnits(problem, order, fit, offsets), problem.minArena);
+      if (height * alignment < best.arenaSize)
+        best = makePlan(buffers, problem, offsets, alignment);
+    }
+  best.provenMinimal = best.arenaSize == lower * alignment;
+
+  if (options.capacity) {
+    if (best.arenaSize <= options.capacity)
+      return best;
+    int64_t capacity = options.capacity / alignment;
+    if (lower > capacity)
+      return std::nullopt;
+    detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
+    detail::SearchResult result =
+        search.solve(capacity, /*maxNodes=*/0, deadline);
+    if (result.status != detail::SearchStatus::Found)
+      return std::nullopt;
+    ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
+    plan.provenMinimal = plan.arenaSize == lower * alignment;
+    return plan;
+  }
+
+  if (best.provenMinimal)
+    return best;
+  // Find the smallest height that fits in [low, high + 1], where low is
+  // proven (nothing below fits) and high + 1 is the incumbent. Each round
+  // tries `low` itself (real workloads usually reach the lower bound), then
+  // probes the middle of [probe, high] to improve the incumbent, each search
+  // with the round's node budget; the budget doubles every round. A search
+  // that runs out of nodes proves nothing, and the next probe looks above it
+  // (probe restarts from low once it passes high); an infeasible height
+  // proves every lower one infeasible too. Node budgets, not clocks, steer
+  // this, so the result is deterministic unless the time limit stops it.
+  detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
+  int64_t low = lower, high = best.arenaSize / alignment - 1;
+  int64_t probe = low;
+  uint64_t budget = 20000 + 100 * static_cast<uint64_t>(problem.size());
+  // Runs one search; returns false when the time limit stopped it.
+  auto attempt = [&](int64_t target) {
+    detail::SearchResult result = search.solve(target, budget, deadline);
+    switch (result.status) {
+    case detail::SearchStatus::TimedOut:
+      return false;
+    case detail::SearchStatus::Infeasible:
+      low = std::max(low, target + 1);
+      probe = std::max(probe, low);
+      break;
+    case detail::SearchStatus::OutOfNodes:
+      if (target != low)
+        probe = target + 1;
+      break;
+    case detail::SearchStatus::Found:
+      best = makePlan(buffers, problem, result.offsets, alignment);
+      high = best.arenaSize / alignment - 1;
+      break;
+    }
+    return true;
+  };
+  for (; low <= high; budget *= 2) {
+    if (!attempt(low))
+      return best;
+    if (probe > high)
+      probe = low;
+    if (low < high && !attempt(probe + (high - probe + 1) / 2))
+      return best;
+  }
+  best.provenMinimal = true;
+  return best;
+}
+
 std::optional<ArenaPlan>
 mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
                         const PlacementOptions &options) {
+  assert(options.alignment > 0 && llvm::isPowerOf2_64(options.alignment) &&
+         "alignment must be a power of two");
   ArenaPlan plan;
   if (options.algorithm == PlacementAlgorithm::NoReuse) {
     for (const ArenaBuffer &buffer : buffers) {
@@ -96,6 +381,8 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
       return buffers[a].size > buffers[b].size;
     });
     plan = placeInOrder(buffers, order, options.alignment);
+    if (options.algorithm == PlacementAlgorithm::Best)
+      return planBest(buffers, options, std::move(plan));
   }
   if (options.capacity && plan.arenaSize > options.capacity)
     return std::nullopt;
@@ -119,4 +406,47 @@ bool mlir::memopt::isValidPlan(llvm::ArrayRef<ArenaBuffer> buffers,
     }
   }
   return true;
+}
+
+llvm::Expected<llvm::SmallVector<ArenaBuffer>>
+mlir::memopt::parseArenaBuffersCsv(llvm::StringRef text) {
+  auto error = [](size_t line, const llvm::Twine &message) {
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "line " + llvm::Twine(line) + ": " +
+                                       message);
+  };
+  llvm::SmallVector<llvm::StringRef> lines;
+  text.split(lines, '\n');
+  if (lines.empty() || lines.front().trim() != "id,lower,upper,size")
+    return error(1, "expected the header 'id,lower,upper,size'");
+  llvm::SmallVector<ArenaBuffer> buffers;
+  llvm::DenseMap<int64_t, size_t> idLines;
+  for (size_t i = 1; i < lines.size(); ++i) {
+    size_t lineNo = i + 1;
+    llvm::StringRef line = lines[i].trim();
+    if (line.empty())
+      continue;
+    llvm::SmallVector<llvm::StringRef> fields;
+    line.split(fields, ',');
+    if (fields.size() != 4)
+      return error(lineNo, "expected 4 fields (id,lower,upper,size), got " +
+                               llvm::Twine(fields.size()));
+    int64_t values[4];
+    static const char *names[] = {"id", "lower", "upper", "size"};
+    for (unsigned f = 0; f < 4; ++f)
+      if (fields[f].trim().getAsInteger(10, values[f]) || values[f] < 0)
+        return error(lineNo, llvm::Twine("'") + names[f] +
+                                 "' is not a non-negative integer: '" +
+                                 fields[f].trim() + "'");
+    auto [it, inserted] = idLines.try_emplace(values[0], lineNo);
+    if (!inserted)
+      return error(lineNo, "duplicate id " + llvm::Twine(values[0]) +
+                               " (first on line " + llvm::Twine(it->second) +
+                               ")");
+    if (values[1] > values[2])
+      return error(lineNo, "lower " + llvm::Twine(values[1]) +
+                               " is above upper " + llvm::Twine(values[2]));
+    buffers.push_back({values[3], values[1], values[2]});
+  }
+  return buffers;
 }

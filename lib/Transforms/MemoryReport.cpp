@@ -13,6 +13,8 @@
 
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Transforms/MemoryTimelineSvg.h"
+#include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -150,6 +152,32 @@ static void printFunctionTable(raw_ostream &os, func::FuncOp func,
   }
 }
 
+/// Appends the peaks before and after partition-concat plus scheduling of
+/// \p func: a text line to \p os, or a `partition` member to the last JSON
+/// object of \p functions.
+static LogicalResult reportPartition(raw_ostream &os, func::FuncOp func,
+                                     llvm::json::Array &functions) {
+  FailureOr<PartitionPeaks> peaks =
+      evaluatePartitionPeaks(func, /*timeLimitMs=*/10000);
+  if (failed(peaks))
+    return failure();
+  if (!functions.empty()) {
+    (*functions.back().getAsObject())["partition"] = llvm::json::Object{
+        {"input_peak", peaks->inputPeak},
+        {"scheduled_peak", peaks->scheduledPeak},
+        {"partitioned_peak", peaks->partitionedPeak},
+        {"sites", static_cast<int64_t>(peaks->sitesRewritten)},
+        {"optimal", peaks->optimal}};
+    return success();
+  }
+  os << "  partition: file order " << peaks->inputPeak << " bytes, scheduled "
+     << peaks->scheduledPeak << " bytes, partition-concat + scheduled "
+     << peaks->partitionedPeak << " bytes (" << peaks->sitesRewritten
+     << (peaks->sitesRewritten == 1 ? " site" : " sites") << " rewritten"
+     << (peaks->optimal ? ", proven optimal" : ", not proven optimal") << ")\n";
+  return success();
+}
+
 namespace {
 /// Writes the memory report of every function of a module.
 struct MemoryReportPass
@@ -162,11 +190,26 @@ struct MemoryReportPass
 
 void MemoryReportPass::runOnOperation() {
   ModuleOp module = getOperation();
-  if (format != "text" && format != "json") {
+  if (format != "text" && format != "json" && format != "svg") {
     emitError(module.getLoc(), "memory-report: unknown format '")
-        << format << "'; expected 'text' or 'json'";
+        << format << "'; expected 'text', 'json' or 'svg'";
     return signalPassFailure();
   }
+  std::optional<ScheduleAlgorithm> compareWith;
+  if (compare != "none") {
+    compareWith = parseScheduleAlgorithm(compare);
+    if (!compareWith || format != "svg") {
+      emitError(module.getLoc(), "memory-report: ")
+          << (compareWith ? "'compare' needs format=svg"
+                          : "unknown compare order '" + compare +
+                                "'; expected none, input, kahn, rpo, "
+                                "greedy or exact");
+      return signalPassFailure();
+    }
+  }
+  SchedulerLimits compareLimits;
+  compareLimits.timeLimitMs = compareTimeLimitMs;
+  SmallVector<TimelineChart> charts;
 
   std::string report;
   llvm::raw_string_ostream os(report);
@@ -182,14 +225,22 @@ void MemoryReportPass::runOnOperation() {
     }
     if (format == "json")
       functions.push_back(getFunctionJson(func, analysis));
+    else if (format == "svg")
+      charts.push_back(
+          buildMemoryTimelineChart(func, analysis, compareWith, compareLimits));
     else
       printFunctionTable(os, func, analysis);
+    if (partition && format != "svg" &&
+        failed(reportPartition(os, func, functions)))
+      anyFailed = true;
   }
   if (anyFailed)
     return signalPassFailure();
   if (format == "json")
     os << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
                                        {"functions", std::move(functions)}}));
+  if (format == "svg")
+    writeMemoryTimelineSvg(os, charts);
 
   if (output == "-") {
     llvm::errs() << report;

@@ -121,6 +121,52 @@ public:
   /// is \p node itself: every order runs \p node at the same step.
   bool isCut(unsigned node) const;
 
+  /// Returns the ancestors of \p node as a node set.
+  const Word *getAncestors(unsigned node) const {
+    return &ancestors[node * numWords];
+  }
+
+  /// Returns true if \p node idles when it runs after \p set: it frees no
+  /// input, has no workspace, and some node of the problem reads its
+  /// outputs. See ExactSearch::run for the rule this enables.
+  bool idles(const Word *set, unsigned node) const;
+
+  /// Returns true if the idle rule holds after a set that is empty iff
+  /// \p setIsEmpty: no node overwrites an input in place, and the first
+  /// step holds no unused inputs.
+  bool isIdleRuleOn(bool setIsEmpty) const {
+    return !hasInPlace && !(setIsEmpty && unusedInputBytes);
+  }
+
+  /// Computes the moves of the search after \p set (whose ready nodes are
+  /// \p ready): each is a pile of nodes (a node set, numWords words appended
+  /// to \p piles) that must all idle when run in id order, then a target
+  /// node (appended to \p targets) that must not idle.
+  ///
+  /// Idle nodes are best run late. Take an optimal completion and move each
+  /// idle node x, from the last to the first, to just before its target: the
+  /// first later node that reads x's outputs or that is the last other
+  /// reader of one of x's inputs (a killer, which does not idle). The steps
+  /// x jumps over lose x's outputs, x's new step holds no more than its
+  /// target's, and no other node changes status. Idle nodes with the same
+  /// target pile up before it; the outputs of a pile stay live through its
+  /// target, whose step is at least every step of the pile, so the order
+  /// within the pile does not matter. The completion now starts with a pile
+  /// and a target z that does not idle. The pile holds z's unscheduled
+  /// ancestors and, for each input z kills, the input's other readers and
+  /// their ancestors: one move per choice of killed inputs. With in-place
+  /// savings or unused inputs on the first step the argument fails, and
+  /// every ready node is a move of its own.
+  void getMoves(const Word *set, bool setIsEmpty, const Word *ready,
+                SmallVectorImpl<Word> &piles,
+                SmallVectorImpl<unsigned> &targets) const;
+
+  /// True if some node may overwrite an input in place.
+  bool hasInPlace = false;
+  /// The nodes that may idle: no workspace, and outputs that some node of
+  /// the problem reads.
+  SmallVector<Word> canIdle;
+
   /// The global ids of the nodes; local id i is `nodes[i]`.
   SmallVector<NodeId> nodes;
   /// The local id of every node of the graph, or -1 outside the problem.
@@ -298,6 +344,7 @@ Problem::Problem(const DataflowGraph &graph, ArrayRef<NodeId> nodeIds,
     local.stepBytes += local.outputBytes;
     if (info.inPlaceInput && !info.outputs.empty()) {
       local.inPlaceInput = localBuffer[*info.inPlaceInput];
+      hasInPlace = true;
       local.inPlaceSaving =
           std::min(graph.getBuffer(*info.inPlaceInput).bytes,
                    graph.getBuffer(info.outputs.front()).bytes);
@@ -305,6 +352,21 @@ Problem::Problem(const DataflowGraph &graph, ArrayRef<NodeId> nodeIds,
   }
   computeBounds();
   computeChains();
+  canIdle.assign(numWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node) {
+    const LocalNode &info = localNodes[node];
+    if (info.stepBytes != info.outputBytes)
+      continue;
+    const Word *outputs = &outputsOf[node * numBufferWords];
+    for (unsigned w = 0; w < numBufferWords; ++w)
+      for (Word bits = outputs[w]; bits; bits &= bits - 1)
+        if (llvm::any_of(
+                ArrayRef<Word>(
+                    &userMask[(w * 64 + llvm::countr_zero(bits)) * numWords],
+                    numWords),
+                [](Word word) { return word != 0; }))
+          setBit(canIdle.data(), node);
+  }
 }
 
 void Problem::computeChains() {
@@ -426,6 +488,104 @@ bool Problem::isCut(unsigned node) const {
     related += llvm::popcount(ancestors[node * numWords + w]) +
                llvm::popcount(descendants[node * numWords + w]);
   return related == numNodes;
+}
+
+bool Problem::idles(const Word *set, unsigned node) const {
+  if (!testBit(canIdle.data(), node))
+    return false;
+  for (unsigned input : localNodes[node].inputs)
+    if (dies(set, node, input))
+      return false;
+  return true;
+}
+
+/// Most inputs a target may choose to kill in getMoves; beyond, the moves
+/// would be too many.
+static constexpr unsigned kMaxKillChoices = 6;
+
+void Problem::getMoves(const Word *set, bool setIsEmpty, const Word *ready,
+                       SmallVectorImpl<Word> &piles,
+                       SmallVectorImpl<unsigned> &targets) const {
+  piles.clear();
+  targets.clear();
+  bool idleRule = isIdleRuleOn(setIsEmpty);
+  SmallVector<Word, 4> base(numWords), pile(numWords);
+  SmallVector<SmallVector<Word, 4>, 4> choices;
+  for (unsigned node = 0; node < numNodes; ++node) {
+    if (testBit(set, node))
+      continue;
+    bool isReady = testBit(ready, node);
+    if (!idleRule) {
+      if (isReady) {
+        piles.append(numWords, 0);
+        targets.push_back(node);
+      }
+      continue;
+    }
+    const Word *anc = &ancestors[node * numWords];
+    const Word *desc = &descendants[node * numWords];
+    bool pileCanIdle = true;
+    for (unsigned w = 0; w < numWords; ++w) {
+      base[w] = anc[w] & ~set[w];
+      pileCanIdle &= !(base[w] & ~canIdle[w]);
+    }
+    if (!pileCanIdle)
+      continue;
+    // Inputs the node may kill that need more nodes in the pile: the other
+    // readers still to run, with their unscheduled ancestors.
+    choices.clear();
+    for (unsigned input : localNodes[node].inputs) {
+      if (buffers[input].kept)
+        continue;
+      const Word *users = &userMask[input * numWords];
+      SmallVector<Word, 4> extra(numWords, 0);
+      bool needsMore = false, possible = true;
+      for (unsigned w = 0; w < numWords; ++w) {
+        Word others = users[w] & ~set[w];
+        if (w == node / 64)
+          others &= ~(Word(1) << (node % 64));
+        possible &= !(others & desc[w]);
+        needsMore |= (others & ~base[w]) != 0;
+        extra[w] = others;
+      }
+      if (!possible || !needsMore)
+        continue;
+      for (unsigned w = 0; w < numWords; ++w)
+        for (Word bits = extra[w]; bits; bits &= bits - 1) {
+          const Word *readerAnc =
+              &ancestors[(w * 64 + llvm::countr_zero(bits)) * numWords];
+          for (unsigned v = 0; v < numWords; ++v)
+            extra[v] |= readerAnc[v] & ~set[v];
+        }
+      if (llvm::any_of(llvm::zip_equal(extra, canIdle), [](auto pair) {
+            return (std::get<0>(pair) & ~std::get<1>(pair)) != 0;
+          }))
+        continue;
+      if (llvm::is_contained(choices, extra))
+        continue;
+      choices.push_back(std::move(extra));
+    }
+    // Too many choices: every ready node is a move of its own instead.
+    if (choices.size() > kMaxKillChoices) {
+      piles.clear();
+      targets.clear();
+      for (unsigned other = 0; other < numNodes; ++other)
+        if (testBit(ready, other)) {
+          piles.append(numWords, 0);
+          targets.push_back(other);
+        }
+      return;
+    }
+    for (unsigned mask = 0; mask < (1u << choices.size()); ++mask) {
+      std::copy(base.begin(), base.end(), pile.begin());
+      for (auto [index, extra] : llvm::enumerate(choices))
+        if (mask & (1u << index))
+          for (unsigned w = 0; w < numWords; ++w)
+            pile[w] |= extra[w];
+      piles.append(pile.begin(), pile.end());
+      targets.push_back(node);
+    }
+  }
 }
 
 int64_t Problem::liveAtStep(unsigned node, const Word *made) const {
@@ -847,7 +1007,9 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
   uint64_t sequence = 0;
   queue.push({rootPeak, rootPeak, sequence++, 0, false});
-  SmallVector<Word> child(numWords), readyMask(numWords);
+  SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
+  SmallVector<Word> piles;
+  SmallVector<unsigned> moveTargets;
   while (!queue.empty() && incumbentPeak > target) {
     Entry entry = queue.top();
     if (entry.f >= incumbentPeak)
@@ -893,25 +1055,49 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
         continue;
       }
     }
-    for (unsigned node : ready) {
-      const Word *parentBits = bits(entry.state);
+    // A copy: adding states may move stateBits.
+    parent.assign(bits(entry.state), bits(entry.state) + numWords);
+    const Word *parentBits = parent.data();
+    problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
+                     moveTargets);
+    for (auto [move, node] : llvm::enumerate(moveTargets)) {
       std::copy(parentBits, parentBits + numWords, child.begin());
       uint32_t childSize = state.size;
       int64_t after = state.mem;
       path.clear();
-      int64_t peak =
-          std::max(state.peak,
-                   problem.runChain(child.data(), childSize, node, after, path,
-                                    /*followChains=*/true));
+      int64_t peak = state.peak;
+      // The pile, in id order (a topological order), then the target with
+      // its forced chain.
+      const Word *pile = &piles[move * numWords];
+      bool valid = true;
+      for (unsigned w = 0; w < numWords && valid; ++w)
+        for (Word rest = pile[w]; rest; rest &= rest - 1) {
+          unsigned pred = w * 64 + llvm::countr_zero(rest);
+          if (!problem.idles(child.data(), pred)) {
+            valid = false;
+            break;
+          }
+          peak = std::max(peak, problem.runChain(child.data(), childSize, pred,
+                                                 after, path,
+                                                 /*followChains=*/false));
+        }
+      if (!valid || peak >= incumbentPeak ||
+          (problem.isIdleRuleOn(state.size == 0) &&
+           problem.idles(child.data(), node)))
+        continue;
+      peak =
+          std::max(peak, problem.runChain(child.data(), childSize, node, after,
+                                          path, /*followChains=*/true));
       if (peak >= incumbentPeak)
         continue;
       std::copy(readyMask.begin(), readyMask.end(), candidates.begin());
-      candidates[node / 64] &= ~(Word(1) << (node % 64));
-      for (unsigned ran : path)
+      for (unsigned ran : path) {
+        candidates[ran / 64] &= ~(Word(1) << (ran % 64));
         for (unsigned succ : problem.succs[ran])
           if (!testBit(child.data(), succ) &&
               problem.isReady(child.data(), succ))
             setBit(candidates.data(), succ);
+      }
       // Every completion of the child completes the parent, so entry.f
       // bounds it too.
       int64_t allowance = std::max(

@@ -1,6 +1,10 @@
 // Bad option values and unwritable outputs are errors, not crashes.
 // RUN: not mem-opt %s --memory-report=format=xml -o /dev/null 2>&1 | FileCheck %s --check-prefix=FORMAT
-// FORMAT: error: memory-report: unknown format 'xml'; expected 'text' or 'json'
+// FORMAT: error: memory-report: unknown format 'xml'; expected 'text', 'json' or 'svg'
+// RUN: not mem-opt %s --memory-report="format=svg compare=fifo" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPARE
+// COMPARE: error: memory-report: unknown compare order 'fifo'; expected none, input, kahn, rpo, greedy or exact
+// RUN: not mem-opt %s --memory-report="format=json compare=kahn" -o /dev/null 2>&1 | FileCheck %s --check-prefix=COMPARE-FORMAT
+// COMPARE-FORMAT: error: memory-report: 'compare' needs format=svg
 // RUN: not mem-opt %s --memory-report=output=%t.missing-dir/sub/r.json -o /dev/null 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: error: memory-report: cannot open output file '{{.*}}r.json'
 // An empty function has no steps and a peak of 0.
@@ -18,5 +22,7 @@ func.func @empty() {
 // `mem-opt --help` lists the pass with its one-line summary and options.
 // RUN: mem-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --memory-report {{ *}}- Report live activation bytes per step and the peak of each function
-// HELP-NEXT: --format=<string> {{ *}}- Report format: `text` (a table per function) or `json`
+// HELP-NEXT: --compare=<string> {{ *}}- With format=svg, overlay the order of another algorithm: `none`, `input`, `kahn`, `rpo`, `greedy` or `exact`
+// HELP-NEXT: --compare-time-limit-ms=<ulong> {{ *}}- Time limit of the exact search for compare=exact
+// HELP-NEXT: --format=<string> {{ *}}- Report format: `text` (a table per function), `json` or `svg` (a chart per function)
 // HELP-NEXT: --output=<string> {{ *}}- File to write the report to; `-` means stderr

@@ -35,6 +35,13 @@ int main(int argc, char **argv) {
   static llvm::cl::opt<std::string> outputFile(
       "o", llvm::cl::desc("Output file (default: stdout)"),
       llvm::cl::value_desc("filename"), llvm::cl::init("-"));
+  static llvm::cl::opt<bool> tfliteDoubleRound(
+      "tflite-double-round",
+      llvm::cl::desc("TFLite: rescale with DOUBLE_ROUND, TFLite's rounding, "
+                     "and declare the TOSA doubleround extension in a "
+                     "tosa.target_env module attribute (default: "
+                     "SINGLE_ROUND, no attribute)"),
+      llvm::cl::init(false));
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "mem-opt-import: converts an ONNX or TFLite model to TOSA.\n\n"
@@ -64,7 +71,8 @@ int main(int argc, char **argv) {
     module = importONNX(bytes, inputFile, &context);
     break;
   case ModelFormat::TFLite:
-    module = importTFLite(bytes, inputFile, &context);
+    module = importTFLite(bytes, inputFile, &context,
+                          TFLiteImportOptions{tfliteDoubleRound});
     break;
   case ModelFormat::Unknown:
     llvm::WithColor::error()
@@ -81,7 +89,7 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << errorMessage << "\n";
     return 1;
   }
-  // Print locations: they carry the model's node names.
+  // Locations carry the model's node names: print them.
   module->print(output->os(), OpPrintingFlags().enableDebugInfo());
   output->keep();
   return 0;

@@ -1,16 +1,21 @@
-//===- mem-opt-plugin.cpp - mem-opt pass plugin for mlir-opt --------------===//
+//===- mem-opt-plugin.cpp - mem-opt pass and dialect plugin for mlir-opt --===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Entry point of MemOptPlugin.so. `mlir-opt --load-pass-plugin=MemOptPlugin.so`
-// registers every mem-opt pass; run them with
-// `--pass-pipeline="builtin.module(memory-report)"`.
+// Entry points of MemOptPlugin.so.
+// - `mlir-opt --load-pass-plugin=MemOptPlugin.so` registers every mem-opt pass;
+//   run them with `--pass-pipeline="builtin.module(memory-report)"`.
+// - `mlir-opt --load-dialect-plugin=MemOptPlugin.so` registers the `memplan`
+//   dialect, so that mlir-opt parses and verifies memory plans.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/InitAll.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/Plugins/DialectPlugin.h"
 #include "mlir/Tools/Plugins/PassPlugin.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Compiler.h"
@@ -19,4 +24,12 @@ extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MemOptPasses", LLVM_VERSION_STRING,
           []() { mlir::memopt::registerAllPasses(); }};
+}
+
+extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::DialectPluginLibraryInfo
+mlirGetDialectPluginInfo() {
+  return {MLIR_PLUGIN_API_VERSION, "MemPlan", LLVM_VERSION_STRING,
+          [](mlir::DialectRegistry *registry) {
+            registry->insert<mlir::memplan::MemPlanDialect>();
+          }};
 }

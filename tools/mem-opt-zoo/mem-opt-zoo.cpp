@@ -98,6 +98,13 @@ static llvm::cl::opt<uint64_t>
                               "(randwire-ws)"),
                llvm::cl::init(1), llvm::cl::cat(zooCategory));
 
+static llvm::cl::opt<unsigned>
+    numNodes("nodes",
+             llvm::cl::desc("Nodes N of each Watts-Strogatz WS(N, 4, 0.75) "
+                            "graph (randwire-ws, randwire-ws-net; default "
+                            "32)"),
+             llvm::cl::init(32), llvm::cl::cat(zooCategory));
+
 static llvm::cl::opt<ZooDType> elementType(
     "dtype", llvm::cl::desc("Activation element type"),
     llvm::cl::values(
@@ -842,6 +849,8 @@ struct ZooParams {
   unsigned cells;
   /// Seed of the random graph generators.
   uint64_t seed;
+  /// Nodes of each random graph (RandWire).
+  unsigned nodes;
 };
 } // namespace
 
@@ -877,6 +886,36 @@ static void buildStackedNetwork(TosaGraphBuilder &g, const ZooParams &p,
   }
   Value pooled = g.globalAvgPool(prev, "gap");
   g.finish(g.conv(pooled, numClasses, 1, 1, "classifier"));
+}
+
+/// An ImageNet-style network (DARTS NetworkImageNet layout): stem0 = 3x3
+/// stride-2 conv to C/2, ReLU, 3x3 stride-2 conv to C (R/4); stem1 = ReLU,
+/// 3x3 stride-2 conv to C (R/8); p.cells cells with reductions at 1/3 and
+/// 2/3 of the depth, the first cell reading stem0 through a factorized
+/// reduce; global average pooling and a 1x1 conv classifier to 1000 classes.
+static void buildImageNetNetwork(TosaGraphBuilder &g, const ZooParams &p,
+                                 const NasFamily &family) {
+  Value image = g.addInput(p.resolution, p.resolution, 3);
+  int64_t c = p.channels;
+  Value stem0 = g.conv(image, std::max<int64_t>(c / 2, 1), 3, 2, "stem0_conv1");
+  stem0 = g.relu(stem0, "stem0_relu");
+  stem0 = g.conv(stem0, c, 3, 2, "stem0_conv2");
+  Value stem1 = g.reluConv(stem0, c, 3, 2, "stem1");
+  Value prevPrev = stem0, prev = stem1;
+  bool reducePrev = true;
+  for (unsigned i = 0; i < p.cells; ++i) {
+    bool reduction = i == p.cells / 3 || i == 2 * p.cells / 3;
+    if (reduction)
+      c *= 2;
+    Value out = buildCell(g, reduction ? family.reduction : family.normal,
+                          prevPrev, prev, c, reduction, reducePrev,
+                          "c" + std::to_string(i) + "_");
+    reducePrev = reduction;
+    prevPrev = prev;
+    prev = out;
+  }
+  Value pooled = g.globalAvgPool(prev, "gap");
+  g.finish(g.conv(pooled, 1000, 1, 1, "classifier"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -921,37 +960,73 @@ wattsStrogatz(unsigned n, unsigned k, double p, ZooRandom &random) {
   return adjacent;
 }
 
-/// One RandWire cell on a WS(32, 4, 0.75) graph: edges point from the lower
-/// to the higher node index; a node sums its inputs (or reads the cell input
-/// if it has none), then applies ReLU and a 3x3 separable conv; the cell
-/// output is the sum of the nodes without outputs.
-static void buildRandWire(TosaGraphBuilder &g, const ZooParams &p) {
-  constexpr unsigned n = 32, k = 4;
+/// One RandWire stage on a WS(p.nodes, 4, 0.75) graph drawn from \p random:
+/// edges point from the lower to the higher node index; a node sums its
+/// inputs (or reads \p input if it has none, with \p stride), then applies
+/// ReLU and a 3x3 separable conv to \p channels; the stage output is the
+/// sum of the nodes without outputs. Op names start with \p prefix.
+static Value buildRandWireStage(TosaGraphBuilder &g, const ZooParams &p,
+                                Value input, int64_t channels, int64_t stride,
+                                ZooRandom &random, const std::string &prefix) {
+  constexpr unsigned k = 4;
   constexpr double rewire = 0.75;
-  ZooRandom random(p.seed);
+  unsigned n = p.nodes;
   std::vector<std::vector<bool>> adjacent = wattsStrogatz(n, k, rewire, random);
-  Value input = g.addInput(p.resolution, p.resolution, p.channels);
   std::vector<Value> nodes(n);
   SmallVector<Value> sinks;
   for (unsigned i = 0; i < n; ++i) {
-    std::string name = "n" + std::to_string(i);
+    std::string name = prefix + "n" + std::to_string(i);
     SmallVector<Value> inputs;
     for (unsigned j = 0; j < i; ++j)
       if (adjacent[i][j])
         inputs.push_back(nodes[j]);
+    int64_t nodeStride = inputs.empty() ? stride : 1;
     if (inputs.empty())
       inputs.push_back(input);
     Value x = g.sum(inputs, name + "_agg");
     x = g.relu(x, name + "_relu");
-    x = g.depthwise(x, 3, 1, 1, name + "_dw");
-    nodes[i] = g.conv(x, p.channels, 1, 1, name + "_pw");
+    x = g.depthwise(x, 3, nodeStride, 1, name + "_dw");
+    nodes[i] = g.conv(x, channels, 1, 1, name + "_pw");
     bool hasOutput = false;
     for (unsigned j = i + 1; j < n; ++j)
       hasOutput |= adjacent[i][j];
     if (!hasOutput)
       sinks.push_back(nodes[i]);
   }
-  g.finish(g.sum(sinks, "out_add"));
+  return g.sum(sinks, prefix + "out_add");
+}
+
+/// One RandWire cell (a single stage at stride 1) on the 1 x R x R x C input.
+static void buildRandWire(TosaGraphBuilder &g, const ZooParams &p) {
+  ZooRandom random(p.seed);
+  Value input = g.addInput(p.resolution, p.resolution, p.channels);
+  g.finish(
+      buildRandWireStage(g, p, input, p.channels, 1, random, /*prefix=*/""));
+}
+
+/// A RandWire network: 3x3 stem conv to C channels on the 1 x R x R x 3
+/// image, p.cells random stages (each its own WS graph from one seeded
+/// stream), global average pooling and a 1x1 classifier. Stage i > 0 halves
+/// the resolution (stride 2 where a node reads the stage input) and doubles
+/// the channels while the resolution is at least 8, as the paper's
+/// conv3..conv5 stages do; deeper stages keep both.
+static void buildRandWireNet(TosaGraphBuilder &g, const ZooParams &p) {
+  ZooRandom random(p.seed);
+  Value image = g.addInput(p.resolution, p.resolution, 3);
+  Value x = g.conv(image, p.channels, 3, 1, "stem_conv");
+  int64_t c = p.channels, resolution = p.resolution;
+  for (unsigned i = 0; i < p.cells; ++i) {
+    int64_t stride = 1;
+    if (i > 0 && resolution >= 8) {
+      stride = 2;
+      c *= 2;
+      resolution = (resolution + 1) / 2;
+    }
+    x = buildRandWireStage(g, p, x, c, stride, random,
+                           "s" + std::to_string(i) + "_");
+  }
+  Value pooled = g.globalAvgPool(x, "gap");
+  g.finish(g.conv(pooled, numClasses, 1, 1, "classifier"));
 }
 
 //===----------------------------------------------------------------------===//
@@ -1242,10 +1317,30 @@ static const ModelInfo models[] = {
      [](TosaGraphBuilder &g, const ZooParams &p) {
        buildStackedNetwork(g, p, pnas);
      }},
+    {"nasnet-a-imagenet", "ImageNet-style stack of NASNet-A cells", 5, 16, 224,
+     [](TosaGraphBuilder &g, const ZooParams &p) {
+       buildImageNetNetwork(g, p, nasnetA);
+     }},
+    {"amoebanet-a-imagenet", "ImageNet-style stack of AmoebaNet-A cells", 5, 16,
+     224,
+     [](TosaGraphBuilder &g, const ZooParams &p) {
+       buildImageNetNetwork(g, p, amoebaA);
+     }},
+    {"darts-v2-imagenet", "ImageNet-style stack of DARTS_V2 cells", 6, 16, 224,
+     [](TosaGraphBuilder &g, const ZooParams &p) {
+       buildImageNetNetwork(g, p, dartsV2);
+     }},
+    {"pnas-imagenet", "ImageNet-style stack of PNASNet-5 cells", 4, 16, 224,
+     [](TosaGraphBuilder &g, const ZooParams &p) {
+       buildImageNetNetwork(g, p, pnas);
+     }},
     {"randwire-ws",
      "RandWire cell on a seeded Watts-Strogatz WS(32, 4, 0.75) graph (Xie et "
      "al. 2019)",
      0, 16, 32, buildRandWire},
+    {"randwire-ws-net",
+     "RandWire network: stem, --cells WS(N, 4, 0.75) stages, classifier", 3, 16,
+     32, buildRandWireNet},
     {"swiftnet-vww-cell",
      "SwiftNet-like irregular multi-branch cell (approximation)", 0, 16, 32,
      buildSwiftNetCell},
@@ -1307,6 +1402,15 @@ static bool resolveParams(const ModelInfo &model, ZooParams &params) {
                           : model.defaultResolution;
   params.cells = numCells ? unsigned(numCells) : model.defaultCells;
   params.seed = randomSeed;
+  params.nodes = numNodes;
+  bool isRandWire = StringRef(model.name).starts_with("randwire");
+  if (numNodes.getNumOccurrences() && !isRandWire)
+    llvm::errs() << "mem-opt-zoo: warning: --nodes does not apply to '"
+                 << model.name << "' and is ignored\n";
+  if (params.nodes < 5 || params.nodes > 2000) {
+    llvm::errs() << "mem-opt-zoo: --nodes must be in [5, 2000]\n";
+    return false;
+  }
   if (numCells && !model.defaultCells)
     llvm::errs() << "mem-opt-zoo: warning: --cells does not apply to '"
                  << model.name << "' and is ignored\n";
@@ -1359,7 +1463,8 @@ int main(int argc, char **argv) {
       "memory-aware operator scheduling\n\n"
       "  mem-opt-zoo --model=<name> [--cells=N] [--channels=C] "
       "[--resolution=R]\n"
-      "              [--seed=S] [--dtype=f32|i8] [--stats] [-o out.mlir]\n"
+      "              [--seed=S] [--nodes=N] [--dtype=f32|i8] [--stats] "
+      "[-o out.mlir]\n"
       "  mem-opt-zoo --list\n\n"
       "--stats prints the number of compute ops per op kind to stderr.\n");
 
@@ -1420,8 +1525,10 @@ int main(int argc, char **argv) {
   if (model->defaultCells)
     os << " --cells=" << params.cells;
   os << " --channels=" << params.channels
-     << " --resolution=" << params.resolution << " --seed=" << params.seed
-     << " --dtype=" << (elementType == ZooDType::I8 ? "i8" : "f32") << "\n"
+     << " --resolution=" << params.resolution << " --seed=" << params.seed;
+  if (StringRef(model->name).starts_with("randwire") && params.nodes != 32)
+    os << " --nodes=" << params.nodes;
+  os << " --dtype=" << (elementType == ZooDType::I8 ? "i8" : "f32") << "\n"
      << "// " << model->description << "; " << total
      << " compute ops. See docs/Zoo.md.\n";
   // Locations inline (`loc("name")`, no aliases) so that the names stay

@@ -74,7 +74,9 @@ struct Node {
   int64_t workspaceBytes = 0;
   /// If set, output 0 may be written into this input buffer when the input
   /// dies at this node (an in-place op); the step then saves
-  /// min(input bytes, output bytes). Unset unless a later rule sets it.
+  /// min(input bytes, output bytes). Set by the builder for the producer of
+  /// the partial in an accumulating add (`tosa.add` marked
+  /// `memopt.accumulate`, see DataflowGraph.cpp), otherwise by later rules.
   std::optional<BufferId> inPlaceInput;
   /// True for view-like ops (reshape, expand/collapse_shape, cast).
   bool isView = false;

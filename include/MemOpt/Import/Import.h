@@ -40,6 +40,21 @@ OwningOpRef<ModuleOp> importTFLite(llvm::StringRef bytes,
                                    llvm::StringRef fileName,
                                    MLIRContext *context);
 
+/// Options of the TFLite importer.
+struct TFLiteImportOptions {
+  /// Emit int8 rescales with TOSA's DOUBLE_ROUND, TFLite's own rounding, and
+  /// declare the `doubleround` extension in a `tosa.target_env` module
+  /// attribute (which tools without the TOSA dialect, such as
+  /// mlir-translate, cannot parse). Off: SINGLE_ROUND, no attribute.
+  bool doubleRound = false;
+};
+
+/// Imports a TFLite flatbuffer model with \p options.
+OwningOpRef<ModuleOp> importTFLite(llvm::StringRef bytes,
+                                   llvm::StringRef fileName,
+                                   MLIRContext *context,
+                                   const TFLiteImportOptions &options);
+
 } // namespace memopt
 } // namespace mlir
 

@@ -19,6 +19,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <optional>
@@ -63,15 +64,29 @@ struct PlacementOptions {
 struct ArenaPlan {
   llvm::SmallVector<int64_t> offsets;
   int64_t arenaSize = 0;
+  /// True if no smaller arena exists (for the given alignment): the size
+  /// equals the lower bound, or the exact search proved it minimal. Only the
+  /// `Best` algorithm proves anything.
+  bool provenMinimal = false;
 };
 
 /// Largest sum of sizes (each rounded up to the alignment) of buffers alive at
-/// one step: no placement can use a smaller arena.
+/// one step, and at least the largest single (aligned) buffer: no placement
+/// can use a smaller arena. A buffer with start == end is alive at no step.
 int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
                               int64_t alignment);
 
 /// Places `buffers`. Returns std::nullopt if `options.capacity` is set and the
 /// algorithm found no placement within it.
+///
+/// Sizes must be >= 0 and start <= end. Two buffers collide when both sizes
+/// are positive and their lifetimes overlap as isValidPlan defines it
+/// (a.start < b.end && b.start < a.end; an empty lifetime [t, t) collides
+/// with the buffers alive both before and after t). `Best` is deterministic:
+/// the same input gives the same plan, unless `options.timeLimitMs` stops the
+/// search, in which case it returns the best plan found so far (never worse
+/// than greedy-by-size). With a capacity it returns the first plan found that
+/// fits, otherwise the smallest. See docs/ArenaPlanning.md.
 std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,
                                    const PlacementOptions &options);
 
@@ -79,6 +94,13 @@ std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,
 /// `plan.arenaSize`, with no overlap between buffers whose lifetimes overlap.
 bool isValidPlan(llvm::ArrayRef<ArenaBuffer> buffers, const ArenaPlan &plan,
                  int64_t alignment);
+
+/// Parses buffers in the CSV format of MiniMalloc's benchmark instances: a
+/// header `id,lower,upper,size`, then one line per buffer alive during the
+/// steps [lower, upper) with `size` bytes. Ids must be distinct; the buffers
+/// keep the file's order. Returns an error naming the line on malformed input.
+llvm::Expected<llvm::SmallVector<ArenaBuffer>>
+parseArenaBuffersCsv(llvm::StringRef text);
 
 } // namespace memopt
 } // namespace mlir

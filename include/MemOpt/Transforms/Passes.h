@@ -12,6 +12,7 @@
 #define MEMOPT_TRANSFORMS_PASSES_H
 
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
@@ -22,6 +23,14 @@ namespace memopt {
 
 #define GEN_PASS_REGISTRATION
 #include "MemOpt/Transforms/Passes.h.inc"
+
+/// Adds the channel-wise partition of concat + tosa.conv2d
+/// (PartitionConcatConv.cpp).
+void populatePartitionConcatConvPatterns(RewritePatternSet &patterns);
+
+/// Adds the kernel-wise partition of concat + tosa.depthwise_conv2d
+/// (PartitionConcatDepthwiseConv.cpp).
+void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 
 } // namespace memopt
 } // namespace mlir

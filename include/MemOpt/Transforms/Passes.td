@@ -40,6 +40,17 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
+    `format=svg` writes an SVG chart per function (stacked in one document):
+    live KiB per step as a staircase line, the peak marked with a dot, a
+    dashed line and a label, axes labelled in steps and KiB, and a legend
+    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
+    order that `memory-schedule algorithm=<name>` would compute for the same
+    graph, e.g. file order against mem-opt's exact order:
+
+    ```
+    mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
+    ```
+
     `format=json` prints an object with a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
@@ -48,12 +59,28 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `loc` of the op at the peak. Functions that cannot be modelled (dynamic
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
+
+    With `partition=true` (text and json), each function also gets the peak of its file
+    order, the best peak `memory-schedule` finds, and the best peak after
+    `partition-concat` (auto) plus scheduling, computed on a copy (text: a
+    `partition:` line; JSON: a `partition` object with `input_peak`,
+    `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
-           "Report format: `text` (a table per function) or `json`">,
+           "Report format: `text` (a table per function), `json` or `svg` "
+           "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"partition", "partition", "bool", /*default=*/"false",
+           "Also report, per function, the best scheduled peak before and "
+           "after partition-concat (auto), computed on a copy">,
+    Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
+           "With format=svg, overlay the order of another algorithm: "
+           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
+    Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
+           /*default=*/"10000",
+           "Time limit of the exact search for compare=exact">,
   ];
 }
 
@@ -123,6 +150,242 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     Statistic<"scheduleTimeMs", "time-ms", "Milliseconds spent scheduling">,
     Statistic<"provenOptimal", "proven-optimal",
               "Functions whose order is proven optimal">,
+  ];
+}
+
+def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
+  let summary = "Split convolutions that read a channel concat into "
+                "per-branch partial convolutions (identity rewrites)";
+  let description = [{
+    SERENITY's identity graph rewrites (see `docs/Partition.md`). A
+    `tosa.concat` along channels keeps every branch alive until the last one
+    is ready; splitting its consumer per branch lets each branch die as soon
+    as its share of the work has run. The results do not change.
+
+    - `tosa.conv2d` (channel-wise partition): one partial conv2d per branch
+      on the matching input-channel slice of the weights; the partials are
+      summed by `tosa.add` ops marked `memopt.accumulate`, which the memory
+      model (and a lowering) treat as accumulation into a single buffer. The
+      bias is added once. For int8 the partials are i32 accumulators summed
+      before the existing `tosa.rescale`, so the result is bit-exact; zero
+      points, strides, padding and dilation are kept by every partial.
+    - `tosa.depthwise_conv2d` (kernel-wise partition): one depthwise conv per
+      branch on the matching channel slice of weights and bias (channel
+      multiplier included), concatenated.
+    - Unary elementwise ops between the concat and the convolution (ReLU as
+      `tosa.clamp`, `tosa.rescale` with per-channel parameters sliced,
+      `tosa.cast`, sigmoid, tanh, ...) are cloned into the branches.
+    - Other users of the concat (or of the elementwise ops) keep the
+      original ops; only the convolution is rewritten.
+
+    `mode=always` rewrites every legal site. `mode=auto` (default) rewrites a
+    concat's consumers only if the peak found by the exact scheduler
+    (`memory-schedule`'s engine, with the accumulation in one buffer) goes
+    down: it tries all consumers of a concat together, then each alone, and
+    keeps the best strict improvement. `conv=false` and `depthwise=false`
+    disable a pattern.
+
+    Example (f32, two branches of 4 and 2 channels):
+
+    ```mlir
+    %c = tosa.concat %a, %b {axis = 3 : i32} : (...) -> tensor<1x8x8x6xf32>
+    %y = tosa.conv2d %c, %w, %bias, %zp, %zp {...} : (...) -> tensor<1x8x8x16xf32>
+    ```
+    becomes
+    ```mlir
+    %p0 = tosa.conv2d %a, %w0, %bias, %zp, %zp {...}   // %w0 = %w[..., 0:4]
+    %p1 = tosa.conv2d %b, %w1, %zero, %zp, %zp {...}   // %w1 = %w[..., 4:6]
+    %y = tosa.add %p0, %p1 {memopt.accumulate} : ...
+    ```
+  }];
+  let options = [
+    Option<"conv", "conv", "bool", /*default=*/"true",
+           "Partition concat + conv2d">,
+    Option<"depthwise", "depthwise", "bool", /*default=*/"true",
+           "Partition concat + depthwise_conv2d">,
+    Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
+           "`auto`: only where the optimal peak goes down; `always`: every "
+           "legal site">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"2000",
+           "Time limit of each exact scheduling in auto mode, in "
+           "milliseconds (0: none)">,
+  ];
+  let statistics = [
+    Statistic<"sitesRewritten", "sites-rewritten",
+              "Convolutions split into per-branch parts">,
+  ];
+  let dependentDialects = ["tosa::TosaDialect"];
+}
+
+def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
+  let summary = "Place every buffer of a bufferized function in one static "
+                "arena";
+  let description = [{
+    Computes the liveness of the function's buffers (`MemRefLiveness`: every
+    statically shaped `memref.alloc`/`memref.alloca` at the top level with
+    all its aliases, live from its allocation to the last use of any alias;
+    uses in nested regions count at their top-level op), places them with the
+    arena planner (`include/MemOpt/Transforms/ArenaPlanner.h`), and writes the
+    plan as `memplan` IR: one `memplan.arena` at the start of the function,
+    each allocation replaced by a `memplan.place` at its offset with its live
+    range, and every `memref.dealloc` of a planned buffer removed.
+
+    The function gets discardable attributes: `memplan.arena_size` (bytes),
+    `memplan.arena_alignment` and `memplan.lower_bound` (the largest sum of
+    aligned sizes of buffers live at one step: no placement can do better).
+    A function without buffers gets `memplan.arena_size = 0`.
+
+    Algorithms: `best` (default; aims at the lower bound), `greedy-by-size`
+    (TFLite Micro's) and `no-reuse` (every buffer gets its own bytes). With
+    `capacity=<bytes>`, the pass fails when the plan does not fit: the error
+    is at the op where the live bytes peak and names the arena size, the
+    lower bound and the capacity.
+
+    Errors (at their location): functions with several blocks, dynamic
+    shapes, non-identity layouts or memory spaces, allocations in nested
+    regions, returned buffers (run `buffer-results-to-out-params` first) and
+    frees other than `memref.dealloc`. The `alignment` attribute of an
+    allocation is a request the arena alignment overrides (one-shot-bufferize
+    puts `alignment = 64` on every buffer); with `strict-alignment=true` a
+    request larger than the arena alignment is an error.
+
+    Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
+    are never live together and share bytes):
+
+    ```mlir
+    %a = memref.alloc() : memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memref.alloc() : memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memref.alloc() : memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    // becomes (memplan.arena_size = 2048, memplan.lower_bound = 2048)
+    %arena = memplan.arena align 16 : memref<2048xi8>
+    %a = memplan.place %arena[0] live [0, 3] : memref<2048xi8> to memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memplan.place %arena[1024] live [2, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memplan.place %arena[0] live [4, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    ```
+  }];
+  let options = [
+    Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+           "Alignment of every buffer offset and of the arena (a power of "
+           "two)">,
+    Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
+           "Placement algorithm: best, greedy-by-size or no-reuse">,
+    Option<"capacity", "capacity", "int64_t", /*default=*/"0",
+           "Arena capacity in bytes; fail if the plan needs more (0: "
+           "unbounded)">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
+           "Time limit of searching placement algorithms per function, in "
+           "milliseconds (0: none)">,
+    Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
+           "Fail on allocations whose 'alignment' attribute exceeds the "
+           "arena alignment (by default it is ignored: one-shot-bufferize "
+           "puts 64 on every buffer)">,
+  ];
+  let dependentDialects = ["memplan::MemPlanDialect"];
+}
+
+def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
+  let summary = "Lower memplan ops to memref.view of one arena argument";
+  let description = [{
+    For every function with a `memplan.arena_size` attribute or a
+    `memplan.arena` op (a planned function), appends a trailing argument of
+    type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
+    with it and every `memplan.place` with a `memref.view` of it at the
+    planned offset. With the bare-pointer calling convention the C signature
+    ends in `void *arena`; the caller owns the arena, must align it to
+    `memplan.arena_alignment`, and must not let it overlap the other
+    arguments (it is marked `llvm.noalias`). Both attributes stay on the function (a
+    planned function without buffers gets a `memref<0xi8>` argument, so every
+    planned function has the same calling convention).
+
+    Calls between planned functions pass a range of the caller's arena:
+    callees run one at a time, so all callees of a function share one range
+    appended to the end of its arena (its start aligned to the largest
+    alignment involved); the caller's `memplan.arena_size` and
+    `memplan.arena_alignment` grow accordingly, and each call gets a
+    `memref.view` of that range as its last operand. Callees are lowered
+    first; recursion between planned functions and calls from functions
+    without an arena are errors. Inlining before planning gives smaller
+    arenas. A planned function must have at most one `memplan.arena`, in its
+    entry block.
+
+    Example:
+
+    ```mlir
+    func.func @f(%in: memref<256xf32>) attributes {memplan.arena_size = 2048 : i64, ...} {
+      %arena = memplan.arena align 16 : memref<2048xi8>
+      %a = memplan.place %arena[1024] live [1, 2] : memref<2048xi8> to memref<256xf32>
+    // becomes
+    func.func @f(%in: memref<256xf32>, %arena: memref<2048xi8>) attributes {...} {
+      %c1024 = arith.constant 1024 : index
+      %a = memref.view %arena[%c1024][] : memref<2048xi8> to memref<256xf32>
+    ```
+  }];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
+def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
+  let summary = "Mark inputs read-only and let elementwise ops write into an "
+                "input that dies there";
+  let description = [{
+    Runs on tensor IR just before one-shot bufferization, as part of
+    `cortex-m-pipeline`:
+
+    - every tensor argument gets `bufferization.writable = false`, so that
+      bufferization never writes into a caller's input (the C header declares
+      inputs `const`);
+    - with `in-place-elementwise=true` (default), an elementwise
+      `linalg.generic` (all loops parallel, identity maps) whose init is a
+      `tensor.empty` and whose body does not read the init gets, as its init,
+      an input of the same type that has no other user and is not a function
+      argument. One-shot bufferization then writes the result over that
+      input, which dies at this op, instead of allocating a new buffer.
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%e : tensor<4xf32>) ...
+    // becomes, when %a is used only here:
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%a : tensor<4xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"inPlaceElementwise", "in-place-elementwise", "bool",
+           /*default=*/"true",
+           "Let elementwise ops overwrite an input that dies there">,
+  ];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so copies become loops";
+  let description = [{
+    Replaces every `memref.copy` by a `linalg.copy` of the same operands.
+    `finalize-memref-to-llvm` lowers a `memref.copy` between non-contiguous
+    views (a slice of a padded or concatenated buffer) to a call to the
+    `memrefCopy` runtime function, which does not exist on a microcontroller;
+    `convert-linalg-to-loops` turns a `linalg.copy` into plain loops.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
+  let summary = "Set the module's LLVM target triple and data layout";
+  let description = [{
+    Sets the `llvm.target_triple` and `llvm.data_layout` attributes of the
+    module, which `mlir-translate --mlir-to-llvmir` copies into the LLVM
+    module. `cortex-m-pipeline` sets them from its `cpu=` option. An empty
+    option leaves the attribute unchanged.
+  }];
+  let options = [
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "LLVM target triple, e.g. thumbv7em-none-eabihf">,
+    Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
+           "LLVM data layout string">,
   ];
 }
 

@@ -45,8 +45,13 @@ struct TestBufferLivenessPass
 namespace mlir {
 namespace memopt {
 namespace test {
+void registerTestMemRefLivenessPass();
+
 /// Registers the test-only passes of test/lib.
-void registerTestPasses() { PassRegistration<TestBufferLivenessPass>(); }
+void registerTestPasses() {
+  PassRegistration<TestBufferLivenessPass>();
+  registerTestMemRefLivenessPass();
+}
 } // namespace test
 } // namespace memopt
 } // namespace mlir

@@ -1,0 +1,36 @@
+//===- MemPlanDialect.h - memplan dialect -----------------------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Declares the `memplan` dialect, which writes a function's static memory
+// plan (one arena, buffers at byte offsets in it) as IR.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_DIALECT_MEMPLAN_MEMPLANDIALECT_H
+#define MEMOPT_DIALECT_MEMPLAN_MEMPLANDIALECT_H
+
+#include "mlir/IR/Dialect.h"
+#include "llvm/ADT/StringRef.h"
+
+#include "MemOpt/Dialect/MemPlan/MemPlanOpsDialect.h.inc"
+
+namespace mlir {
+namespace memplan {
+
+/// Discardable attribute of a planned `func.func`: the arena size in bytes.
+constexpr llvm::StringLiteral kArenaSizeAttrName = "memplan.arena_size";
+/// Discardable attribute of a planned `func.func`: the alignment in bytes the
+/// arena's start (and every offset in it) must have.
+constexpr llvm::StringLiteral kArenaAlignmentAttrName =
+    "memplan.arena_alignment";
+/// Discardable attribute of a planned `func.func`: the liveness lower bound,
+/// the largest sum of aligned buffer sizes live at one step.
+constexpr llvm::StringLiteral kLowerBoundAttrName = "memplan.lower_bound";
+
+} // namespace memplan
+} // namespace mlir
+
+#endif // MEMOPT_DIALECT_MEMPLAN_MEMPLANDIALECT_H

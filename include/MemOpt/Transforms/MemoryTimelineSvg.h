@@ -1,0 +1,72 @@
+//===- MemoryTimelineSvg.h - SVG plot of live bytes per step -----*- C++
+//-*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Renders memory timelines (live activation bytes at each step of an order)
+// as a deterministic SVG chart, like the memory-usage figures of the
+// scheduling papers: one staircase line per order, its peak marked with a
+// dot and a dashed line, axes labelled in steps and KiB, and a legend that
+// gives every line's peak. memory-report's `format=svg` uses it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
+#define MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
+
+#include "MemOpt/Analysis/BufferLiveness.h"
+#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlir {
+namespace memopt {
+
+/// One line of a chart: the bytes live at each step of one order.
+struct TimelineSeries {
+  /// Legend label, e.g. "file order" or "exact".
+  std::string label;
+  /// Bytes live at each step.
+  SmallVector<int64_t> liveBytes;
+  /// The largest entry of liveBytes (0 if empty).
+  int64_t peakBytes = 0;
+  /// The first step at which the peak is reached.
+  unsigned peakStep = 0;
+};
+
+/// One chart: a title and the lines drawn on shared axes.
+struct TimelineChart {
+  /// Title printed above the plot (e.g. the function name).
+  std::string title;
+  /// The lines; the first is drawn last (on top).
+  SmallVector<TimelineSeries> series;
+};
+
+/// Returns the chart of \p func: the timeline of its current op order
+/// (labelled "file order", or "scheduled order" when memory-schedule has
+/// recorded a certificate on it) and, if \p compare is set, the timeline of
+/// the order that algorithm computes for the same graph (the exact engine
+/// within \p limits; its legend says whether it is proven optimal).
+TimelineChart buildMemoryTimelineChart(func::FuncOp func,
+                                       const BufferLiveness &analysis,
+                                       std::optional<ScheduleAlgorithm> compare,
+                                       const SchedulerLimits &limits);
+
+/// Returns the legend name of \p algorithm ("mem-opt exact", "Kahn", ...).
+StringRef getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm);
+
+/// Writes \p charts, stacked vertically, as one SVG document to \p os. The
+/// output depends only on the arguments (fixed-precision numbers, no
+/// timestamps).
+void writeMemoryTimelineSvg(raw_ostream &os, ArrayRef<TimelineChart> charts);
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H

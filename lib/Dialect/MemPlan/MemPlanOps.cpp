@@ -1,0 +1,240 @@
+//===- MemPlanOps.cpp - memplan operations --------------------------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Verifiers of `memplan.arena` and `memplan.place`. The arena's verifier is
+// the proof that a plan is safe: aligned offsets, every buffer inside the
+// arena, and no shared byte between buffers live at the same step.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/OpImplementation.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::memplan;
+
+std::optional<int64_t>
+mlir::memplan::getStaticSizeInBytes(MemRefType type, const DataLayout &layout) {
+  if (!type.hasStaticShape())
+    return std::nullopt;
+  Type element = type.getElementType();
+  Type scalar = element;
+  if (auto complex = dyn_cast<ComplexType>(element))
+    scalar = complex.getElementType();
+  if (!isa<IntegerType, FloatType, IndexType>(scalar))
+    return std::nullopt;
+  // Round the element up to its ABI alignment, as LLVM's allocation size does
+  // (an i24 takes four bytes).
+  auto bytes =
+      static_cast<int64_t>(layout.getTypeSize(element).getFixedValue());
+  auto align = static_cast<int64_t>(layout.getTypeABIAlignment(element));
+  if (align > 1)
+    bytes = static_cast<int64_t>(llvm::alignTo(bytes, align));
+  return type.getNumElements() * bytes;
+}
+
+//===----------------------------------------------------------------------===//
+// ArenaOp
+//===----------------------------------------------------------------------===//
+
+/// One placed buffer, as the arena verifier sees it.
+namespace {
+struct PlacedBuffer {
+  PlaceOp op;
+  int64_t offset;
+  int64_t size;
+  int64_t first;
+  int64_t last;
+};
+} // namespace
+
+/// Returns the first and the last op of \p place's block that use the placed
+/// buffer or any alias of it (values computed from it by any op, nested uses
+/// counting at their ancestor in the block), or nulls if nothing uses it.
+static std::pair<Operation *, Operation *> getUseSpan(PlaceOp place) {
+  Block *block = place->getBlock();
+  Operation *first = nullptr, *last = nullptr;
+  SmallVector<Value> worklist{place.getResult()};
+  llvm::DenseSet<Value> seen;
+  auto pushMemRefs = [&](Operation *op) {
+    for (Value result : op->getResults())
+      if (isa<BaseMemRefType>(result.getType()))
+        worklist.push_back(result);
+  };
+  while (!worklist.empty()) {
+    Value value = worklist.pop_back_val();
+    if (!seen.insert(value).second)
+      continue;
+    for (OpOperand &use : value.getUses()) {
+      Operation *owner = use.getOwner();
+      Operation *top = block->findAncestorOpInBlock(*owner);
+      if (!top)
+        continue;
+      if (!first || top->isBeforeInBlock(first))
+        first = top;
+      if (!last || last->isBeforeInBlock(top))
+        last = top;
+      pushMemRefs(owner);
+      if (top != owner)
+        pushMemRefs(top);
+    }
+  }
+  return {first, last};
+}
+
+/// Describes \p buffer for a diagnostic: offset, size and live range.
+static void describe(InFlightDiagnostic &diag, const PlacedBuffer &buffer) {
+  diag << "buffer at offset " << buffer.offset << " (" << buffer.size
+       << " bytes, live [" << buffer.first << ", " << buffer.last << "])";
+}
+
+LogicalResult ArenaOp::verify() {
+  int64_t alignment = getAlignment();
+  if (!llvm::isPowerOf2_64(static_cast<uint64_t>(alignment)))
+    return emitOpError("alignment ") << alignment << " is not a power of two";
+  auto type = cast<MemRefType>(getArena().getType());
+  if (!type.hasStaticShape())
+    return emitOpError("arena type ") << type << " must have a static size";
+  if (!type.getLayout().isIdentity())
+    return emitOpError("arena type ")
+           << type << " must have the identity layout";
+  int64_t arenaSize = getSize();
+
+  DataLayout layout = DataLayout::closest(*this);
+  SmallVector<PlacedBuffer> buffers;
+  for (Operation *user : getArena().getUsers()) {
+    auto place = dyn_cast<PlaceOp>(user);
+    if (!place) {
+      InFlightDiagnostic diag = emitOpError("is used by '")
+                                << user->getName()
+                                << "'; only memplan.place may use an arena";
+      diag.attachNote(user->getLoc()) << "used here";
+      return diag;
+    }
+    if (place->getBlock() != (*this)->getBlock())
+      return place.emitOpError("must be in the same block as its arena");
+    // Malformed places (missing attributes, bad types) are reported by
+    // their own verifier.
+    if (!place.getOffsetAttr() || !place.getFirstAttr() ||
+        !place.getLastAttr() || place->getNumResults() != 1 ||
+        !isa<MemRefType>(place->getResult(0).getType()))
+      continue;
+    std::optional<int64_t> size =
+        getStaticSizeInBytes(cast<MemRefType>(place.getType()), layout);
+    if (!size)
+      continue;
+    buffers.push_back({place, static_cast<int64_t>(place.getOffset()), *size,
+                       static_cast<int64_t>(place.getFirst()),
+                       static_cast<int64_t>(place.getLast())});
+  }
+  // Check in block order so that diagnostics are deterministic.
+  llvm::sort(buffers, [](const PlacedBuffer &a, const PlacedBuffer &b) {
+    return a.op->isBeforeInBlock(b.op);
+  });
+
+  // Use spans, computed on demand once per buffer.
+  SmallVector<std::optional<std::pair<Operation *, Operation *>>> spans(
+      buffers.size());
+  auto getSpan = [&](unsigned index) {
+    if (!spans[index])
+      spans[index] = getUseSpan(buffers[index].op);
+    return *spans[index];
+  };
+
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
+    if (buffer.offset % alignment)
+      return buffer.op.emitOpError("offset ")
+             << buffer.offset << " is not a multiple of the arena alignment "
+             << alignment;
+    if (buffer.offset + buffer.size > arenaSize) {
+      InFlightDiagnostic diag = buffer.op.emitOpError();
+      describe(diag, buffer);
+      diag << " ends at byte " << buffer.offset + buffer.size
+           << ", past the end of the " << arenaSize << "-byte arena";
+      return diag;
+    }
+    for (auto [otherIndex, other] :
+         llvm::enumerate(ArrayRef(buffers).take_front(index))) {
+      int64_t byteBegin = std::max(buffer.offset, other.offset);
+      int64_t byteEnd =
+          std::min(buffer.offset + buffer.size, other.offset + other.size);
+      int64_t stepBegin = std::max(buffer.first, other.first);
+      int64_t stepEnd = std::min(buffer.last, other.last);
+      if (byteBegin >= byteEnd)
+        continue;
+      if (stepBegin > stepEnd) {
+        // Disjoint live ranges may share bytes only if the IR agrees: every
+        // use of the buffer live first precedes every use of the other.
+        bool bufferFirst = buffer.last < other.first;
+        PlacedBuffer earlier = bufferFirst ? buffer : other;
+        PlacedBuffer later = bufferFirst ? other : buffer;
+        Operation *lastUse = getSpan(bufferFirst ? index : otherIndex).second;
+        Operation *firstUse = getSpan(bufferFirst ? otherIndex : index).first;
+        if (!lastUse || !firstUse || lastUse->isBeforeInBlock(firstUse))
+          continue;
+        InFlightDiagnostic diag = buffer.op.emitOpError();
+        describe(diag, earlier);
+        diag << " and ";
+        describe(diag, later);
+        diag << " share bytes [" << byteBegin << ", " << byteEnd
+             << "), but the first is still used when the second is";
+        diag.attachNote(lastUse->getLoc())
+            << "last use of the buffer at offset " << earlier.offset;
+        diag.attachNote(firstUse->getLoc())
+            << "first use of the buffer at offset " << later.offset;
+        return diag;
+      }
+      InFlightDiagnostic diag = buffer.op.emitOpError();
+      describe(diag, buffer);
+      diag << " overlaps ";
+      describe(diag, other);
+      diag << ": both use bytes [" << byteBegin << ", " << byteEnd
+           << ") at steps [" << stepBegin << ", " << stepEnd << "]";
+      diag.attachNote(other.op->getLoc()) << "the other buffer is placed here";
+      return diag;
+    }
+  }
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// PlaceOp
+//===----------------------------------------------------------------------===//
+
+Value PlaceOp::getViewSource() { return getArena(); }
+
+std::optional<int64_t> PlaceOp::getSizeInBytes() {
+  return getStaticSizeInBytes(cast<MemRefType>(getType()),
+                              DataLayout::closest(*this));
+}
+
+LogicalResult PlaceOp::verify() {
+  if (getFirst() > getLast())
+    return emitOpError("live range [")
+           << getFirst() << ", " << getLast() << "] ends before it starts";
+  if (!getArena().getDefiningOp<ArenaOp>())
+    return emitOpError("arena must be the result of a memplan.arena");
+  auto type = cast<MemRefType>(getType());
+  if (!type.getLayout().isIdentity())
+    return emitOpError("result type ")
+           << type << " must have the identity layout";
+  if (type.getMemorySpace() !=
+      cast<MemRefType>(getArena().getType()).getMemorySpace())
+    return emitOpError("result type ")
+           << type << " must be in the memory space of the arena";
+  if (!getSizeInBytes())
+    return emitOpError("element type ")
+           << type.getElementType() << " has no fixed byte size";
+  return success();
+}
+
+#define GET_OP_CLASSES
+#include "MemOpt/Dialect/MemPlan/MemPlanOps.cpp.inc"

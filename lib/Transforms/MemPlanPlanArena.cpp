@@ -1,0 +1,171 @@
+//===- MemPlanPlanArena.cpp - memplan-plan-arena pass ---------------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Plans one static arena per bufferized function: liveness of every buffer
+// (MemRefLiveness), placement (ArenaPlanner), and the plan written as memplan
+// IR in place of the allocations.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Transforms/Passes.h"
+
+#include "MemOpt/Analysis/MemRefLiveness.h"
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
+#include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir {
+namespace memopt {
+#define GEN_PASS_DEF_MEMPLANPLANARENAPASS
+#include "MemOpt/Transforms/Passes.h.inc"
+} // namespace memopt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// Replaces the allocations of a function with a placement in one arena.
+struct MemPlanPlanArenaPass
+    : memopt::impl::MemPlanPlanArenaPassBase<MemPlanPlanArenaPass> {
+  using MemPlanPlanArenaPassBase::MemPlanPlanArenaPassBase;
+
+  void runOnOperation() override;
+};
+} // namespace
+
+/// Returns the step at which the aligned live bytes of \p buffers peak (the
+/// first one) and those bytes.
+static std::pair<unsigned, int64_t>
+getAlignedPeak(ArrayRef<ArenaBuffer> buffers, unsigned numSteps,
+               int64_t alignment) {
+  SmallVector<int64_t> live(numSteps, 0);
+  for (const ArenaBuffer &buffer : buffers)
+    for (int64_t step = buffer.start; step < buffer.end; ++step)
+      live[step] += static_cast<int64_t>(llvm::alignTo(buffer.size, alignment));
+  unsigned peakStep = 0;
+  for (unsigned step = 0; step < numSteps; ++step)
+    if (live[step] > live[peakStep])
+      peakStep = step;
+  return {peakStep, numSteps ? live[peakStep] : 0};
+}
+
+void MemPlanPlanArenaPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (func.isExternal())
+    return;
+  // Plain copies of the options: diagnostics stream integers, not options.
+  const int64_t alignment = this->alignment;
+  const int64_t capacity = this->capacity;
+
+  std::optional<PlacementAlgorithm> parsed = parsePlacementAlgorithm(algorithm);
+  if (!parsed) {
+    func.emitError("unknown placement algorithm '")
+        << algorithm << "'; expected best, greedy-by-size or no-reuse";
+    return signalPassFailure();
+  }
+  if (alignment <= 0 ||
+      !llvm::isPowerOf2_64(static_cast<uint64_t>(alignment))) {
+    func.emitError("alignment ") << alignment << " is not a power of two";
+    return signalPassFailure();
+  }
+  if (capacity < 0) {
+    func.emitError("capacity ") << capacity << " is negative";
+    return signalPassFailure();
+  }
+  if (func->hasAttr(memplan::kArenaSizeAttrName) ||
+      func.walk([](memplan::ArenaOp) { return WalkResult::interrupt(); })
+          .wasInterrupted()) {
+    func.emitError("function is already planned");
+    return signalPassFailure();
+  }
+
+  auto &liveness = getAnalysis<MemRefLiveness>();
+  if (!liveness.isValid())
+    return signalPassFailure();
+  ArrayRef<MemRefBuffer> buffers = liveness.getBuffers();
+
+  SmallVector<ArenaBuffer> problem;
+  for (const MemRefBuffer &buffer : buffers) {
+    if (strictAlignment && buffer.requestedAlignment > alignment) {
+      buffer.alloc->emitError("allocation asks for alignment ")
+          << buffer.requestedAlignment << ", more than the arena alignment "
+          << alignment;
+      return signalPassFailure();
+    }
+    problem.push_back({buffer.sizeInBytes, buffer.first, buffer.last + 1});
+  }
+  int64_t lowerBound = getLivenessLowerBound(problem, alignment);
+
+  PlacementOptions options;
+  options.algorithm = *parsed;
+  options.alignment = alignment;
+  options.capacity = capacity;
+  options.timeLimitMs = timeLimitMs;
+  std::optional<ArenaPlan> plan = planArena(problem, options);
+  if (!plan) {
+    options.capacity = 0;
+    std::optional<ArenaPlan> unbounded = planArena(problem, options);
+    auto [peakStep, peakBytes] = getAlignedPeak(
+        problem, static_cast<unsigned>(liveness.getStepOps().size()),
+        alignment);
+    InFlightDiagnostic diag =
+        liveness.getStepOps()[peakStep]->emitError("the arena needs ");
+    if (unbounded)
+      diag << unbounded->arenaSize;
+    else
+      diag << "more";
+    diag << " bytes, more than the capacity of " << capacity
+         << " bytes; the live bytes peak here at " << peakBytes
+         << " (liveness lower bound " << lowerBound << " bytes)";
+    return signalPassFailure();
+  }
+  if (!isValidPlan(problem, *plan, alignment)) {
+    func.emitError("internal error: the '")
+        << algorithm << "' placement overlaps live buffers";
+    return signalPassFailure();
+  }
+
+  // Write the plan as IR.
+  MLIRContext *ctx = &getContext();
+  OpBuilder builder(ctx);
+  if (!buffers.empty()) {
+    Block &entry = func.getBody().front();
+    builder.setInsertionPointToStart(&entry);
+    auto arenaType =
+        MemRefType::get({plan->arenaSize}, IntegerType::get(ctx, 8));
+    Value arena = memplan::ArenaOp::create(builder, func.getLoc(), arenaType,
+                                           builder.getI64IntegerAttr(alignment))
+                      .getArena();
+    llvm::SetVector<Operation *> deallocs;
+    for (auto [buffer, offset] : llvm::zip_equal(buffers, plan->offsets)) {
+      deallocs.insert(buffer.deallocs.begin(), buffer.deallocs.end());
+      Operation *alloc = buffer.alloc;
+      builder.setInsertionPoint(alloc);
+      auto place = memplan::PlaceOp::create(
+          builder, alloc->getLoc(), alloc->getResult(0).getType(), arena,
+          builder.getI64IntegerAttr(offset),
+          builder.getI64IntegerAttr(buffer.first),
+          builder.getI64IntegerAttr(buffer.last));
+      alloc->getResult(0).replaceAllUsesWith(place.getResult());
+    }
+    for (Operation *dealloc : deallocs)
+      dealloc->erase();
+    for (const MemRefBuffer &buffer : buffers)
+      buffer.alloc->erase();
+  }
+  func->setAttr(memplan::kArenaSizeAttrName,
+                builder.getI64IntegerAttr(plan->arenaSize));
+  func->setAttr(memplan::kArenaAlignmentAttrName,
+                builder.getI64IntegerAttr(alignment));
+  func->setAttr(memplan::kLowerBoundAttrName,
+                builder.getI64IntegerAttr(lowerBound));
+}

@@ -1,0 +1,59 @@
+// RUN: mem-opt %s | FileCheck %s
+// RUN: mem-opt %s | mem-opt | FileCheck %s
+// RUN: mem-opt %s --mlir-print-op-generic | mem-opt | FileCheck %s
+
+// Three 1 KiB buffers in a 2 KiB arena: %a and %c share bytes [0, 1024) but
+// are never live at the same step; %b sits beside both.
+// CHECK-LABEL: func.func @plan
+// CHECK: %[[ARENA:.*]] = memplan.arena align 16 : memref<2048xi8>
+// CHECK: memplan.place %[[ARENA]][0] live [0, 1] : memref<2048xi8> to memref<256xf32>
+// CHECK: memplan.place %[[ARENA]][1024] live [1, 2] : memref<2048xi8> to memref<16x16xf32>
+// CHECK: memplan.place %[[ARENA]][0] live [2, 2] : memref<2048xi8> to memref<1024xi8>
+func.func @plan() {
+  %arena = memplan.arena align 16 : memref<2048xi8>
+  %a = memplan.place %arena[0] live [0, 1] : memref<2048xi8> to memref<256xf32>
+  %b = memplan.place %arena[1024] live [1, 2] : memref<2048xi8> to memref<16x16xf32>
+  %c = memplan.place %arena[0] live [2, 2] : memref<2048xi8> to memref<1024xi8>
+  return
+}
+
+// Zero-size buffers and an arena without users are fine; a buffer may end
+// exactly at the end of the arena. i1 elements take a byte each, and a
+// complex<f32> eight: 16 + 2 * 8 = 32 bytes.
+// CHECK-LABEL: func.func @edges
+// CHECK: memplan.arena align 1 : memref<0xi8>
+// CHECK: memplan.arena align 8 : memref<32xi8>
+// CHECK: memplan.place %{{.*}}[0] live [0, 0] : memref<32xi8> to memref<0xf32>
+// CHECK: memplan.place %{{.*}}[0] live [0, 3] : memref<32xi8> to memref<16xi1>
+// CHECK: memplan.place %{{.*}}[16] live [0, 3] : memref<32xi8> to memref<2xcomplex<f32>>
+// CHECK: memplan.place %{{.*}}[0] live [4, 4] : memref<32xi8> to memref<4x2xf32>
+func.func @edges() {
+  %empty = memplan.arena align 1 : memref<0xi8>
+  %arena = memplan.arena align 8 : memref<32xi8>
+  %z = memplan.place %arena[0] live [0, 0] : memref<32xi8> to memref<0xf32>
+  %m = memplan.place %arena[0] live [0, 3] : memref<32xi8> to memref<16xi1>
+  %c = memplan.place %arena[16] live [0, 3] : memref<32xi8> to memref<2xcomplex<f32>>
+  %e = memplan.place %arena[0] live [4, 4] : memref<32xi8> to memref<4x2xf32>
+  return
+}
+
+// Buffers that share bytes are fine when every use of the first precedes
+// every use of the second, even through views and nested regions.
+// CHECK-LABEL: func.func @reuse
+func.func @reuse(%in: memref<16xf32>, %out: memref<4x4xf32>) {
+  %arena = memplan.arena align 16 : memref<64xi8>
+  %a = memplan.place %arena[0] live [0, 2] : memref<64xi8> to memref<16xf32>
+  %b = memplan.place %arena[0] live [3, 4] : memref<64xi8> to memref<4x4xf32>
+  linalg.copy ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+  %av = memref.expand_shape %a [[0, 1]] output_shape [4, 4] : memref<16xf32> into memref<4x4xf32>
+  linalg.copy ins(%av : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%out : memref<4x4xf32>) {
+  ^bb0(%o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    memref.store %o, %b[%i, %j] : memref<4x4xf32>
+    linalg.yield %o : f32
+  }
+  linalg.copy ins(%b : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
+  return
+}

@@ -1,0 +1,46 @@
+// The float and int8 hello_world models (TFLite Micro's sine regression MLP:
+// three FULLY_CONNECTED ops, 1 -> 16 -> 16 -> 1, RELU on the first two),
+// committed in Inputs/ so that a lone clone tests the basic path.
+//
+// RUN: mem-opt-import %S/Inputs/hello_world_float.tflite -o %t.float.mlir
+// RUN: FileCheck %s --check-prefix=FLOAT < %t.float.mlir
+// RUN: mlir-opt %t.float.mlir -o /dev/null
+// RUN: %syspython %S/tflite_tensors.py %S/Inputs/hello_world_float.tflite --check %t.float.mlir | FileCheck %s --check-prefix=SIZES-FLOAT
+// RUN: mem-opt %t.float.mlir --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// RUN: mem-opt %t.float.mlir --memory-schedule -o /dev/null
+//
+// RUN: mem-opt-import %S/Inputs/hello_world_int8.tflite -o %t.int8.mlir
+// RUN: FileCheck %s --check-prefix=INT8 < %t.int8.mlir
+// RUN: mlir-opt %t.int8.mlir -o /dev/null
+// RUN: %syspython %S/tflite_tensors.py %S/Inputs/hello_world_int8.tflite --check %t.int8.mlir | FileCheck %s --check-prefix=SIZES-INT8
+// RUN: mem-opt %t.int8.mlir --memory-schedule -o /dev/null
+
+// One function; the input and output keep the file's [1, 1] shapes; the
+// argument carries the input tensor's name.
+// FLOAT: func.func @main(%arg0: tensor<1x1xf32> loc("serving_default_dense_input:0")) -> tensor<1x1xf32>
+// Fully connected weights [OC, IC] run as 1x1 convolutions [OC, 1, 1, IC].
+// FLOAT: tosa.conv2d {{.*}}acc_type = f32{{.*}} -> tensor<1x1x1x16xf32>
+// FLOAT: tosa.clamp {{.*}}max_val = 3.40282347E+38 : f32, min_val = 0.000000e+00 : f32
+// FLOAT: tosa.conv2d {{.*}}(tensor<1x1x1x16xf32>, tensor<16x1x1x16xf32>, tensor<16xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x1x1x16xf32>
+// FLOAT: tosa.conv2d {{.*}} -> tensor<1x1x1x1xf32>
+// FLOAT-NOT: tosa.clamp
+// FLOAT: return {{.*}} : tensor<1x1xf32>
+// Locations name the file's tensors.
+// FLOAT-DAG: loc("sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd")
+// FLOAT-DAG: loc("StatefulPartitionedCall:0")
+
+// The checker decodes the file on its own (tflite_tensors.py) and compares
+// every activation's shape and bytes, and every weight's bytes.
+// SIZES-FLOAT: checked 4 activation tensors (136 bytes), 6 constants, 0 mismatches
+// SIZES-INT8: checked 4 activation tensors (34 bytes), 6 constants, 0 mismatches
+
+// Peak of the float model: a 1x16 f32 accumulator (64 bytes) and its clamp
+// (64 bytes) are live together.
+// REPORT: peak: 128 bytes
+
+// int8: i32 accumulators, a rescale to the output scale and zero point, and
+// RELU as a clamp at the output zero point (-128 in this file).
+// INT8: func.func @main(%arg0: tensor<1x1xi8> {{.*}}) -> tensor<1x1xi8>
+// INT8: tosa.conv2d {{.*}}acc_type = i32{{.*}} -> tensor<1x1x1x16xi32>
+// INT8: tosa.rescale {{.*}}per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true{{.*}} -> tensor<1x1x1x16xi8>
+// INT8: tosa.clamp {{.*}}max_val = 127 : i8, min_val = -128 : i8

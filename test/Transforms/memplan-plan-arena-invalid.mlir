@@ -1,0 +1,44 @@
+// RUN: mem-opt %s --split-input-file --allow-unregistered-dialect --memplan-plan-arena="algorithm=greedy-by-size capacity=400 strict-alignment=true" --verify-diagnostics
+// RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=algorithm=fastest --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALGO
+// RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=alignment=24 --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALIGN
+// RUN: not mem-opt %s --allow-unregistered-dialect --memplan-plan-arena=capacity=-1 --split-input-file -o /dev/null 2>&1 | FileCheck %s --check-prefix=CAP
+
+// ALGO: error: unknown placement algorithm 'fastest'; expected best, greedy-by-size or no-reuse
+// ALIGN: error: alignment 24 is not a power of two
+// CAP: error: capacity -1 is negative
+
+// Capacity 400 < lower bound 416: a (100 B -> 112) and b (300 B -> 304) are
+// both live from step 2 (the allocation of b) on.
+func.func @too_big(%in: memref<100xi8>, %out: memref<50xi8>) {
+  %a = memref.alloc() : memref<100xi8>
+  "test.op"(%in, %a) : (memref<100xi8>, memref<100xi8>) -> ()
+  // expected-error @below {{the arena needs 416 bytes, more than the capacity of 400 bytes; the live bytes peak here at 416 (liveness lower bound 416 bytes)}}
+  %b = memref.alloc() : memref<75xf32>
+  "test.op"(%a, %b) : (memref<100xi8>, memref<75xf32>) -> ()
+  "test.op"(%b, %out) : (memref<75xf32>, memref<50xi8>) -> ()
+  return
+}
+
+// -----
+
+func.func @over_aligned() {
+  // expected-error @below {{allocation asks for alignment 64, more than the arena alignment 16}}
+  %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
+  return
+}
+
+// -----
+
+// expected-error @below {{function is already planned}}
+func.func @twice() attributes {memplan.arena_size = 0 : i64} {
+  return
+}
+
+// -----
+
+// Liveness errors stop the pass.
+func.func @dynamic(%n: index) {
+  // expected-error @below {{cannot plan 'memref.alloc' with dynamic shape 'memref<?xf32>'}}
+  %a = memref.alloc(%n) : memref<?xf32>
+  return
+}

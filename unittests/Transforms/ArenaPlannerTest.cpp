@@ -1,0 +1,443 @@
+//===- ArenaPlannerTest.cpp - Arena placement vs brute force --------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Every algorithm must produce a valid plan; `best` must sit between the
+// liveness lower bound and greedy-by-size, and equal the optimum that an
+// independent brute force (every aligned offset of every buffer) finds on
+// tiny instances. Hand-made cases show greedy-by-size losing to the optimum,
+// with the arithmetic in the comments. The MiniMalloc CSV reader must reject
+// malformed files with the line at fault.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Transforms/ArenaPlanner.h"
+
+// The planner's internal exact search, tested on its own below.
+#include "../../lib/Transforms/ArenaSearch.h"
+
+#include "llvm/Support/MathExtras.h"
+
+// rapidcheck/gtest.h needs gtest/gtest.h first.
+#include "gtest/gtest.h"
+
+#include "rapidcheck.h"
+#include "rapidcheck/gtest.h"
+
+#include <algorithm>
+#include <vector>
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+
+/// Returns true if the lifetimes of \p a and \p b meet (zero sizes never
+/// collide). Written here, not taken from the planner.
+bool collide(const ArenaBuffer &a, const ArenaBuffer &b) {
+  return a.size > 0 && b.size > 0 && a.start < b.end && b.start < a.end;
+}
+
+/// Brute force: the smallest arena (a multiple of \p alignment) over every
+/// assignment of aligned offsets below the sum of aligned sizes.
+int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
+                          int64_t alignment) {
+  int64_t best = 0;
+  for (const ArenaBuffer &b : buffers)
+    best += llvm::alignTo(b.size, alignment);
+  std::vector<int64_t> offsets(buffers.size(), 0);
+  // Assigns buffer k given buffers [0, k), the current height `height`.
+  auto assign = [&](auto &self, size_t k, int64_t height) -> void {
+    if (height >= best)
+      return;
+    if (k == buffers.size()) {
+      best = height;
+      return;
+    }
+    const ArenaBuffer &buffer = buffers[k];
+    int64_t aligned = llvm::alignTo(buffer.size, alignment);
+    for (int64_t offset = 0; offset + aligned < best; offset += alignment) {
+      bool free = true;
+      for (size_t j = 0; j < k && free; ++j)
+        free = !collide(buffer, buffers[j]) ||
+               offset + buffer.size <= offsets[j] ||
+               offsets[j] + buffers[j].size <= offset;
+      if (!free)
+        continue;
+      offsets[k] = offset;
+      self(self, k + 1, std::max(height, offset + aligned));
+    }
+  };
+  assign(assign, 0, 0);
+  return best;
+}
+
+/// Independent check of a plan: aligned offsets, inside the arena, no two
+/// colliding buffers share a byte.
+void expectValid(const std::vector<ArenaBuffer> &buffers, const ArenaPlan &plan,
+                 int64_t alignment) {
+  ASSERT_EQ(plan.offsets.size(), buffers.size());
+  EXPECT_EQ(plan.arenaSize % alignment, 0);
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    EXPECT_GE(plan.offsets[i], 0);
+    EXPECT_EQ(plan.offsets[i] % alignment, 0);
+    EXPECT_LE(plan.offsets[i] + buffers[i].size, plan.arenaSize);
+    for (size_t j = i + 1; j < buffers.size(); ++j)
+      if (collide(buffers[i], buffers[j]))
+        EXPECT_TRUE(plan.offsets[i] + buffers[i].size <= plan.offsets[j] ||
+                    plan.offsets[j] + buffers[j].size <= plan.offsets[i])
+            << "buffers " << i << " and " << j << " overlap";
+  }
+  EXPECT_TRUE(isValidPlan(buffers, plan, alignment));
+}
+
+/// Runs \p algorithm with \p alignment and \p capacity.
+std::optional<ArenaPlan> plan(const std::vector<ArenaBuffer> &buffers,
+                              PlacementAlgorithm algorithm,
+                              int64_t alignment = 16, int64_t capacity = 0,
+                              uint64_t timeLimitMs = 0) {
+  PlacementOptions options;
+  options.algorithm = algorithm;
+  options.alignment = alignment;
+  options.capacity = capacity;
+  options.timeLimitMs = timeLimitMs;
+  return planArena(buffers, options);
+}
+
+/// Generates up to \p maxCount buffers with sizes in [0, maxSize] and
+/// lifetimes inside [0, maxStep] (some empty).
+std::vector<ArenaBuffer> genBuffers(int maxCount, int64_t maxSize,
+                                    int64_t maxStep) {
+  int count = *rc::gen::inRange(0, maxCount + 1);
+  std::vector<ArenaBuffer> buffers;
+  for (int i = 0; i < count; ++i) {
+    ArenaBuffer b;
+    b.size = *rc::gen::inRange<int64_t>(0, maxSize + 1);
+    b.start = *rc::gen::inRange<int64_t>(0, maxStep);
+    b.end = *rc::gen::inRange<int64_t>(b.start, maxStep + 1);
+    buffers.push_back(b);
+  }
+  return buffers;
+}
+
+constexpr PlacementAlgorithm allAlgorithms[] = {
+    PlacementAlgorithm::NoReuse, PlacementAlgorithm::GreedyBySize,
+    PlacementAlgorithm::Best};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Properties on random instances
+//===----------------------------------------------------------------------===//
+
+RC_GTEST_PROP(ArenaPlannerProperty, EveryPlanIsValidAndBounded, ()) {
+  std::vector<ArenaBuffer> buffers = genBuffers(30, 200, 24);
+  int64_t alignment = *rc::gen::element<int64_t>(1, 4, 16);
+  int64_t lower = getLivenessLowerBound(buffers, alignment);
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize, alignment);
+  // A generous limit: it only matters on pathological draws.
+  std::optional<ArenaPlan> best =
+      plan(buffers, PlacementAlgorithm::Best, alignment, 0, 2000);
+  RC_ASSERT(greedy && best);
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan(buffers, algorithm, alignment, 0, 2000);
+    RC_ASSERT(p.has_value());
+    RC_ASSERT(isValidPlan(buffers, *p, alignment));
+    RC_ASSERT(p->arenaSize >= lower);
+  }
+  RC_ASSERT(lower <= best->arenaSize);
+  RC_ASSERT(best->arenaSize <= greedy->arenaSize);
+  if (best->arenaSize == lower)
+    RC_ASSERT(best->provenMinimal);
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, BestEqualsBruteForceOptimum, ()) {
+  // Sizes of up to 5 alignment units keep the enumeration small.
+  int64_t alignment = *rc::gen::element<int64_t>(1, 8, 16);
+  std::vector<ArenaBuffer> buffers = genBuffers(6, 5 * alignment, 6);
+  int64_t optimum = bruteForceOptimum(buffers, alignment);
+  std::optional<ArenaPlan> best =
+      plan(buffers, PlacementAlgorithm::Best, alignment);
+  RC_ASSERT(best.has_value());
+  RC_ASSERT(isValidPlan(buffers, *best, alignment));
+  RC_ASSERT(best->arenaSize == optimum);
+  RC_ASSERT(best->provenMinimal);
+  // With a capacity, `best` fits exactly when the optimum does.
+  std::optional<ArenaPlan> fitted =
+      plan(buffers, PlacementAlgorithm::Best, alignment, optimum);
+  RC_ASSERT(fitted.has_value());
+  RC_ASSERT(fitted->arenaSize <= optimum);
+  RC_ASSERT(isValidPlan(buffers, *fitted, alignment));
+  // (A capacity of 0 means none.)
+  if (optimum > alignment)
+    RC_ASSERT(
+        !plan(buffers, PlacementAlgorithm::Best, alignment, optimum - alignment)
+             .has_value());
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, SearchDecidesLikeBruteForce, ()) {
+  // The exact search alone (no heuristics in front of it): it must find a
+  // placement at the brute-force optimum and prove that one unit less fails.
+  std::vector<ArenaBuffer> buffers = genBuffers(7, 5, 6);
+  llvm::SmallVector<int64_t> sizes, starts, ends;
+  std::vector<ArenaBuffer> kept;
+  for (const ArenaBuffer &b : buffers)
+    if (b.size > 0 && b.start < b.end) {
+      kept.push_back(b);
+      sizes.push_back(b.size);
+      starts.push_back(b.start);
+      ends.push_back(b.end);
+    }
+  int64_t optimum = bruteForceOptimum(kept, 1);
+  detail::PackingSearch search(sizes, starts, ends);
+  detail::SearchResult found = search.solve(optimum, 0, std::nullopt);
+  RC_ASSERT(found.status == detail::SearchStatus::Found);
+  ArenaPlan plan;
+  plan.offsets = found.offsets;
+  plan.arenaSize = optimum;
+  RC_ASSERT(isValidPlan(kept, plan, 1));
+  if (optimum > 0)
+    RC_ASSERT(search.solve(optimum - 1, 0, std::nullopt).status ==
+              detail::SearchStatus::Infeasible);
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, CapacityIsRespected, ()) {
+  std::vector<ArenaBuffer> buffers = genBuffers(20, 100, 12);
+  int64_t alignment = 16;
+  int64_t capacity = *rc::gen::inRange<int64_t>(0, 1200);
+  int64_t lower = getLivenessLowerBound(buffers, alignment);
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p =
+        plan(buffers, algorithm, alignment, capacity, 2000);
+    if (capacity && p)
+      RC_ASSERT(p->arenaSize <= capacity);
+    if (p)
+      RC_ASSERT(isValidPlan(buffers, *p, alignment));
+    // Nothing fits below the lower bound.
+    if (capacity && capacity < lower)
+      RC_ASSERT(!p.has_value());
+  }
+  // `best` fits whenever greedy-by-size does.
+  if (plan(buffers, PlacementAlgorithm::GreedyBySize, alignment, capacity))
+    RC_ASSERT(plan(buffers, PlacementAlgorithm::Best, alignment, capacity, 2000)
+                  .has_value());
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, BestIsDeterministic, ()) {
+  std::vector<ArenaBuffer> buffers = genBuffers(30, 200, 24);
+  std::optional<ArenaPlan> first = plan(buffers, PlacementAlgorithm::Best);
+  std::optional<ArenaPlan> second = plan(buffers, PlacementAlgorithm::Best);
+  RC_ASSERT(first && second);
+  RC_ASSERT(first->offsets == second->offsets);
+  RC_ASSERT(first->arenaSize == second->arenaSize);
+}
+
+//===----------------------------------------------------------------------===//
+// Hand-made cases
+//===----------------------------------------------------------------------===//
+
+TEST(ArenaPlannerTest, GreedyBySizeLosesToOptimum) {
+  // Units of 16 bytes: A = 2 units alive [0,1), B = 2 units [0,3),
+  // D = 2 units [3,4), C = 1 unit [2,4).
+  // Lower bound: at step 0, A + B = 4 units (steps 1-3 hold 2, 3, 3): 64 B.
+  // Greedy-by-size takes A, B, D (2 units, input order), then C:
+  //   A at 0; B is alive with A, so at 2 (bytes [32,64));
+  //   D meets neither A nor B (B ends at 3), so at 0;
+  //   C is alive with B (step 2) and D (step 3): [0,32) and [32,64) are
+  //   taken, so C lands at 64 and the arena is 80 B.
+  // Optimum: B at 0, A at 32, D at 0 (B is dead by step 3), C at 32
+  // (it meets B at step 2, D at step 3, never A): 64 B, the lower bound.
+  std::vector<ArenaBuffer> buffers = {
+      {32, 0, 1}, {32, 0, 3}, {32, 3, 4}, {16, 2, 4}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 16), 64);
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize);
+  ASSERT_TRUE(greedy);
+  expectValid(buffers, *greedy, 16);
+  EXPECT_EQ(greedy->arenaSize, 80);
+  EXPECT_EQ(greedy->offsets, (llvm::SmallVector<int64_t>{0, 32, 0, 64}));
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best);
+  ASSERT_TRUE(best);
+  expectValid(buffers, *best, 16);
+  EXPECT_EQ(best->arenaSize, 64);
+  EXPECT_TRUE(best->provenMinimal);
+  // A 64-byte capacity: greedy-by-size fails, best fits.
+  EXPECT_FALSE(plan(buffers, PlacementAlgorithm::GreedyBySize, 16, 64));
+  EXPECT_TRUE(plan(buffers, PlacementAlgorithm::Best, 16, 64));
+  EXPECT_FALSE(plan(buffers, PlacementAlgorithm::Best, 16, 63));
+}
+
+TEST(ArenaPlannerTest, GreedyBySizeLosesOnAChain) {
+  // Bytes, alignment 1: P = 2 alive [0,2), Q = 3 [3,4), R = 2 [1,3),
+  // S = 2 [2,4). Lower bound: steps 0..3 hold 2, 4, 4, 5 -> 5.
+  // Greedy-by-size: Q (3) at 0; then P, R, S (2, input order): P at 0;
+  // R meets P -> 2; S meets Q at step 3 ([0,3)) and R at step 2 ([2,4)),
+  // so S goes to 4 and the arena is 6.
+  // Optimum 5: R at 0, P at 2, S at 3, Q at 0 (Q meets only S).
+  std::vector<ArenaBuffer> buffers = {
+      {2, 0, 2}, {3, 3, 4}, {2, 1, 3}, {2, 2, 4}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 1), 5);
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize, 1);
+  ASSERT_TRUE(greedy);
+  EXPECT_EQ(greedy->arenaSize, 6);
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best, 1);
+  ASSERT_TRUE(best);
+  expectValid(buffers, *best, 1);
+  EXPECT_EQ(best->arenaSize, 5);
+}
+
+TEST(ArenaPlannerTest, AlignmentIsRespected) {
+  // 10-, 20- and 5-byte buffers all alive together with alignment 16 take
+  // 16 + 32 + 16 = 64 bytes; each offset is a multiple of 16.
+  std::vector<ArenaBuffer> buffers = {{10, 0, 3}, {20, 0, 3}, {5, 1, 2}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 16), 64);
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan(buffers, algorithm);
+    ASSERT_TRUE(p);
+    expectValid(buffers, *p, 16);
+    EXPECT_EQ(p->arenaSize, 64);
+  }
+  // With alignment 1 the same buffers need 35 bytes.
+  std::optional<ArenaPlan> packed = plan(buffers, PlacementAlgorithm::Best, 1);
+  ASSERT_TRUE(packed);
+  expectValid(buffers, *packed, 1);
+  EXPECT_EQ(packed->arenaSize, 35);
+}
+
+TEST(ArenaPlannerTest, EdgeCases) {
+  // No buffers: an empty arena.
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan({}, algorithm);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->arenaSize, 0);
+    EXPECT_TRUE(p->offsets.empty());
+  }
+  EXPECT_EQ(getLivenessLowerBound({}, 16), 0);
+  // One buffer: at 0, its size rounded up to the alignment.
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan({{100, 3, 7}}, algorithm);
+    ASSERT_TRUE(p);
+    EXPECT_EQ(p->offsets, (llvm::SmallVector<int64_t>{0}));
+    EXPECT_EQ(p->arenaSize, 112);
+  }
+  // Zero-size buffers take no room. An empty lifetime [5,5) collides with
+  // the buffers alive before and after step 5 (isValidPlan's rule): here the
+  // 48-byte one alive [0,10), not the 16-byte one alive [1,4). So the 48-,
+  // 32- and 16-byte buffers need 48 + 32 = 80 bytes, while the lower bound,
+  // which counts no buffer at an empty lifetime, is 48 + 16 = 64.
+  std::vector<ArenaBuffer> buffers = {
+      {0, 0, 10}, {48, 0, 10}, {0, 2, 3}, {32, 5, 5}, {16, 1, 4}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 16), 64);
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best);
+  ASSERT_TRUE(best);
+  expectValid(buffers, *best, 16);
+  EXPECT_EQ(best->arenaSize, 80);
+  EXPECT_TRUE(best->provenMinimal);
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize);
+  ASSERT_TRUE(greedy);
+  expectValid(buffers, *greedy, 16);
+  // Two empty lifetimes at the same step do not collide with each other.
+  // E [2,2) (64 B) is inside F [1,4) (32 B): they need 96 B together. G and
+  // H, both [5,5) (32 and 64 B), collide only with I [3,6) (16 B): G and H
+  // share [0,64) and I goes at 80, so 96 B is the optimum.
+  std::vector<ArenaBuffer> empties = {
+      {64, 2, 2}, {32, 1, 4}, {32, 5, 5}, {64, 5, 5}, {16, 3, 6}};
+  std::optional<ArenaPlan> packed = plan(empties, PlacementAlgorithm::Best);
+  ASSERT_TRUE(packed);
+  expectValid(empties, *packed, 16);
+  EXPECT_EQ(packed->arenaSize, 96);
+  // Capacity below one buffer: nothing fits.
+  EXPECT_FALSE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 96));
+  EXPECT_TRUE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 112));
+}
+
+TEST(ArenaPlannerTest, SearchStopsAtItsNodeLimit) {
+  // Three buffers alive together (2 + 2 + 1 = 5 units) need at least one
+  // node per buffer, so a one-node limit proves nothing either way.
+  detail::PackingSearch search({2, 2, 1}, {0, 0, 0}, {1, 1, 1});
+  EXPECT_EQ(search.solve(5, 1, std::nullopt).status,
+            detail::SearchStatus::OutOfNodes);
+  EXPECT_EQ(search.solve(5, 0, std::nullopt).status,
+            detail::SearchStatus::Found);
+  EXPECT_EQ(search.solve(4, 0, std::nullopt).status,
+            detail::SearchStatus::Infeasible);
+}
+
+TEST(ArenaPlannerTest, TimeLimitKeepsAValidPlan) {
+  // 300 buffers with a 1 ms limit: whatever the search reaches, the plan is
+  // valid and no worse than greedy-by-size.
+  std::vector<ArenaBuffer> buffers;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % bound);
+  };
+  for (int i = 0; i < 300; ++i) {
+    int64_t start = next(200);
+    buffers.push_back({16 * (1 + next(64)), start, start + 1 + next(40)});
+  }
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize);
+  std::optional<ArenaPlan> best =
+      plan(buffers, PlacementAlgorithm::Best, 16, 0, /*timeLimitMs=*/1);
+  ASSERT_TRUE(greedy && best);
+  expectValid(buffers, *best, 16);
+  EXPECT_LE(best->arenaSize, greedy->arenaSize);
+  EXPECT_GE(best->arenaSize, getLivenessLowerBound(buffers, 16));
+}
+
+TEST(ArenaPlannerTest, ParseAlgorithmNames) {
+  EXPECT_EQ(parsePlacementAlgorithm("no-reuse"), PlacementAlgorithm::NoReuse);
+  EXPECT_EQ(parsePlacementAlgorithm("greedy-by-size"),
+            PlacementAlgorithm::GreedyBySize);
+  EXPECT_EQ(parsePlacementAlgorithm("best"), PlacementAlgorithm::Best);
+  EXPECT_FALSE(parsePlacementAlgorithm("fastest"));
+}
+
+//===----------------------------------------------------------------------===//
+// MiniMalloc CSV reader
+//===----------------------------------------------------------------------===//
+
+/// Returns the error message of parsing \p text, or "" if it parses.
+static std::string csvError(llvm::StringRef text) {
+  llvm::Expected<llvm::SmallVector<ArenaBuffer>> buffers =
+      parseArenaBuffersCsv(text);
+  if (buffers)
+    return "";
+  return llvm::toString(buffers.takeError());
+}
+
+TEST(ArenaCsvTest, ReadsBuffers) {
+  llvm::Expected<llvm::SmallVector<ArenaBuffer>> buffers =
+      parseArenaBuffersCsv("id,lower,upper,size\r\n0,0,10,64\r\n"
+                           "3,5,7,16\n\n");
+  ASSERT_TRUE(static_cast<bool>(buffers)) << toString(buffers.takeError());
+  ASSERT_EQ(buffers->size(), 2u);
+  EXPECT_EQ((*buffers)[0].size, 64);
+  EXPECT_EQ((*buffers)[0].start, 0);
+  EXPECT_EQ((*buffers)[0].end, 10);
+  EXPECT_EQ((*buffers)[1].size, 16);
+  EXPECT_EQ((*buffers)[1].start, 5);
+  EXPECT_EQ((*buffers)[1].end, 7);
+}
+
+TEST(ArenaCsvTest, RejectsMalformedFiles) {
+  EXPECT_EQ(csvError(""), "line 1: expected the header 'id,lower,upper,size'");
+  EXPECT_EQ(csvError("id,start,end,size\n0,0,1,1\n"),
+            "line 1: expected the header 'id,lower,upper,size'");
+  EXPECT_EQ(csvError("id,lower,upper,size\n0,0,1\n"),
+            "line 2: expected 4 fields (id,lower,upper,size), got 3");
+  EXPECT_EQ(csvError("id,lower,upper,size\n0,0,1,1\n1,0,x,1\n"),
+            "line 3: 'upper' is not a non-negative integer: 'x'");
+  EXPECT_EQ(csvError("id,lower,upper,size\n0,0,1,-4\n"),
+            "line 2: 'size' is not a non-negative integer: '-4'");
+  EXPECT_EQ(csvError("id,lower,upper,size\n0,0,1,4\n0,2,3,4\n"),
+            "line 3: duplicate id 0 (first on line 2)");
+  EXPECT_EQ(csvError("id,lower,upper,size\n0,5,3,4\n"),
+            "line 2: lower 5 is above upper 3");
+}
