@@ -18,6 +18,7 @@
 # The function keeps the ONNX (NCHW) argument shape, so PyTorch's input is
 # fed as is; the NHWC transposes are inside the function, at its boundary.
 #
+# SKIP_RUN=1 skips step 5 (the error fields then read nan).
 # Prints one line: RESULT model=... import_ms=... ops=... report_peak=...
 # schedule_peak=... optimal=... max_abs_err=... rel_err=...
 # and exits non-zero if any step fails or the outputs differ.
@@ -43,7 +44,8 @@ start=$(date +%s%N)
 import_ms=$((($(date +%s%N) - start) / 1000000))
 
 "$LLVM_BIN/mlir-opt" "$out/model.mlir" -o /dev/null
-ops=$(grep -c '= tosa\.' "$out/model.mlir" || true)
+# TOSA ops other than constants (tosa.const prints in generic form).
+ops=$(grep '= tosa\.' "$out/model.mlir" | grep -vc 'tosa.const_shape' || true)
 "$BUILD_DIR/bin/mem-opt" "$out/model.mlir" \
   --memory-report="format=json output=$out/report.json" -o /dev/null
 report_peak=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))['functions'][0]['peak_bytes'])" "$out/report.json")
@@ -53,7 +55,10 @@ report_peak=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))[
 schedule_peak=$(grep -o 'memopt.peak_bytes = [0-9]*' "$out/scheduled.mlir" | grep -o '[0-9]*$')
 optimal=$(grep -q 'memopt.optimal = true' "$out/scheduled.mlir" && echo yes || echo no)
 
-if [ -x "$BUILD_DIR/bin/mem-opt-run" ]; then
+if [ -n "${SKIP_RUN:-}" ]; then
+  cp "$out/output.bin" "$out/result.bin"
+  echo "check-torchvision: SKIP_RUN set, no host run" >&2
+elif [ -x "$BUILD_DIR/bin/mem-opt-run" ]; then
   "$BUILD_DIR/bin/mem-opt-run" "$out/model.mlir" --entry=main \
     --inputs="$out/input.bin" --outputs="$out/result.bin"
 else
@@ -89,6 +94,7 @@ fi
 
 "$PYTHON" - "$out" "$tag" "$import_ms" "$ops" "$report_peak" \
   "$schedule_peak" "$optimal" <<'PY'
+import os
 import sys
 import numpy as np
 out, tag, import_ms, ops, report_peak, schedule_peak, optimal = sys.argv[1:]
@@ -99,9 +105,11 @@ if got.shape != ref.shape:
 err = float(np.abs(got.astype(np.float64) - ref).max())
 scale = float(np.abs(ref).max())
 rel = err / scale if scale > 0 else err
+if os.environ.get("SKIP_RUN"):
+    err = rel = float("nan")
 print(f"RESULT model={tag} import_ms={import_ms} ops={ops} "
       f"report_peak={report_peak} schedule_peak={schedule_peak} "
       f"optimal={optimal} max_abs_err={err:.3g} rel_err={rel:.3g}")
-if not np.isfinite(got).all() or rel > 1e-4:
+if not os.environ.get("SKIP_RUN") and (not np.isfinite(got).all() or rel > 1e-4):
     sys.exit(f"{tag}: output differs from PyTorch (relative error {rel:.3g})")
 PY

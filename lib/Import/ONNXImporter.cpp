@@ -53,6 +53,7 @@
 
 #include "onnx/onnx_pb.h"
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -313,6 +314,9 @@ private:
   llvm::StringSet<> graphOutputs;
   /// Indices of nodes already imported as part of another (folded BN).
   llvm::DenseSet<int> folded;
+  /// Zero Pad nodes folded into the AveragePool that reads them: the Pad's
+  /// output name -> [top, left, bottom, right].
+  llvm::StringMap<std::array<int64_t, 4>> pendingPoolPads;
   /// Opset of the default ONNX domain.
   int64_t opset = 13;
 };
@@ -894,21 +898,16 @@ LogicalResult ONNXImporter::importPool(bool isMax) {
       return nodeError() << "invalid pads";
   bool ceilMode = attrInt("ceil_mode", 0) != 0;
   bool countPad = !isMax && attrInt("count_include_pad", 0) != 0;
+  // A zero Pad folded into this pool: its pads count in the divisor.
+  auto pending = pendingPoolPads.find(node->input(0));
+  if (pending != pendingPoolPads.end()) {
+    for (int i = 0; i < 4; ++i)
+      pads[i] += pending->second[i];
+    countPad = true;
+  }
   int64_t n = x->shape[0], c = x->shape[1];
   int64_t in[2] = {x->shape[2], x->shape[3]};
   Value input = valueIn(*x, preferredPerm(4));
-  if (countPad && llvm::any_of(pads, [](int64_t p) { return p != 0; })) {
-    // TOSA's average excludes the padding: pad with zeros explicitly.
-    SmallVector<int64_t> padded = {n, in[0] + pads[0] + pads[2],
-                                   in[1] + pads[1] + pads[3], c};
-    input = tosa::PadOp::create(
-        builder, f32Type(padded), input,
-        constShape({0, 0, pads[0], pads[2], pads[1], pads[3], 0, 0}),
-        constF32({1}, {0.0f}));
-    in[0] = padded[1];
-    in[1] = padded[2];
-    pads = {0, 0, 0, 0};
-  }
   int64_t outHW[2], padEnd[2], crop[2];
   for (int i = 0; i < 2; ++i) {
     fitWindow(in[i], kernel[i], strides[i], 1, pads[i], pads[i + 2], ceilMode,
@@ -936,6 +935,35 @@ LogicalResult ONNXImporter::importPool(bool isMax) {
     out.value = tosa::AvgPool2dOp::create(
         builder, outType, input, zeroPoint(), zeroPoint(), kernelAttr,
         strideAttr, padAttr, TypeAttr::get(builder.getF32Type()));
+  if (countPad) {
+    // TOSA divides by the elements inside the input; ONNX with
+    // count_include_pad by the window clipped to the padded input. Rescale
+    // each output position by the ratio of the two counts.
+    auto count = [&](int i, int64_t o, int64_t lo, int64_t hi) {
+      int64_t start = o * strides[i] - pads[i];
+      return std::max<int64_t>(
+          std::min(start + kernel[i], hi) - std::max(start, lo), 0);
+    };
+    Tensor factor;
+    factor.isConst = true;
+    factor.shape = {1, 1, outHW[0], outHW[1]};
+    factor.perm = identityPerm(4);
+    bool trivial = true;
+    for (int64_t oh = 0; oh < outHW[0]; ++oh) {
+      for (int64_t ow = 0; ow < outHW[1]; ++ow) {
+        double inside =
+            double(count(0, oh, 0, in[0])) * double(count(1, ow, 0, in[1]));
+        double padded = double(count(0, oh, -pads[0], in[0] + pads[2])) *
+                        double(count(1, ow, -pads[1], in[1] + pads[3]));
+        float f = padded > 0 ? static_cast<float>(inside / padded) : 0.0f;
+        trivial &= f == 1.0f;
+        factor.floats.push_back(f);
+      }
+    }
+    if (!trivial)
+      out.value = tosa::MulOp::create(builder, outType, out.value,
+                                      valueIn(factor, out.perm), mulShift());
+  }
   setOutput(0, std::move(out));
   return success();
 }
@@ -1486,6 +1514,30 @@ LogicalResult ONNXImporter::importPad() {
     setOutput(0, *x);
     return success();
   }
+  // Zero padding of H and W read only by an AveragePool without pads of
+  // its own: fold it into the pool (no padded copy).
+  const std::string &padOut = node->output(0);
+  if (rank == 4 && padValue == 0.0f && pads[0] == 0 && pads[1] == 0 &&
+      pads[4] == 0 && pads[5] == 0 && useCounts.lookup(padOut) == 1 &&
+      !graphOutputs.contains(padOut) && !x->isConst) {
+    for (const onnx::NodeProto &cand : model.graph().node()) {
+      if (!llvm::is_contained(cand.input(), padOut))
+        continue;
+      bool noPads = true;
+      for (const onnx::AttributeProto &a : cand.attribute())
+        if (a.name() == "pads")
+          noPads = llvm::all_of(a.ints(), [](int64_t p) { return p == 0; });
+        else if (a.name() == "auto_pad")
+          noPads &= a.s() == "NOTSET" || a.s() == "VALID";
+      if (cand.op_type() == "AveragePool" && cand.input(0) == padOut &&
+          noPads) {
+        pendingPoolPads[padOut] = {pads[2], pads[3], pads[6], pads[7]};
+        setOutput(0, *x);
+        return success();
+      }
+      break;
+    }
+  }
   Tensor out;
   out.shape = x->shape;
   for (int64_t d = 0; d < rank; ++d)
@@ -1493,14 +1545,30 @@ LogicalResult ONNXImporter::importPad() {
   if (numElements(out.shape) > kMaxElements)
     return nodeError() << "the padded tensor is too large";
   out.perm = x->perm;
-  SmallVector<int64_t> padding;
+  // Leave out unpadded unit dimensions: TOSA's level check limits the
+  // padding shape to 6 entries (rank 3), so NHWC batch 1 pads as HWC.
+  SmallVector<int64_t> padding, reducedIn, reducedOut;
   for (int64_t d : x->perm) {
+    if (x->shape[d] == 1 && pads[d] == 0 && pads[d + rank] == 0)
+      continue;
     padding.push_back(pads[d]);
     padding.push_back(pads[d + rank]);
+    reducedIn.push_back(x->shape[d]);
+    reducedOut.push_back(out.shape[d]);
   }
+  Value input = valueIn(*x, x->perm);
+  bool reduce = static_cast<int64_t>(reducedIn.size()) < rank;
+  if (reduce)
+    input = tosa::ReshapeOp::create(builder, f32Type(reducedIn), input,
+                                    constShape(reducedIn));
   out.value =
-      tosa::PadOp::create(builder, storedType(out), valueIn(*x, x->perm),
+      tosa::PadOp::create(builder, f32Type(reducedOut), input,
                           constShape(padding), constF32({1}, {padValue}));
+  if (reduce) {
+    SmallVector<int64_t> stored = permuteShape(out.shape, out.perm);
+    out.value = tosa::ReshapeOp::create(builder, f32Type(stored), out.value,
+                                        constShape(stored));
+  }
   setOutput(0, std::move(out));
   return success();
 }
