@@ -145,19 +145,31 @@ class Tools:
         return fn["peak_bytes"], None
 
     def arena_size(self, path, limit_ms, work):
-        """memplan.arena_size after scheduling and arena planning, or a reason."""
+        """memplan.arena_size of the compiled program: exact schedule, the
+        TOSA -> bufferized flow of docs/ArenaPlan.md, memplan-plan-arena."""
         if not self.has_arena:
             return None, "n/a"
-        passes = os.environ.get("MEMOPT_ARENA_PASSES", "--memplan-plan-arena").split()
-        result = run([self.memopt, path,
-                      "--memory-schedule=record-time=false time-limit-ms=%d" % limit_ms]
-                     + passes, check=False)
-        if result.returncode != 0:
+        lower = run([self.memopt, path,
+                     "--memory-schedule=record-time=false time-limit-ms=%d" % limit_ms,
+                     "--tosa-to-linalg-pipeline", "--tosa-to-tensor", "--tosa-to-arith",
+                     "--canonicalize", "--linalg-fuse-elementwise-ops"], check=False)
+        if lower.returncode != 0:
+            return None, "lowering failed"
+        plan = subprocess.run(
+            [self.memopt, "--eliminate-empty-tensors",
+             "--one-shot-bufferize=bufferize-function-boundaries "
+             "function-boundary-type-conversion=identity-layout-map",
+             "--canonicalize",
+             "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
+             "--buffer-deallocation-pipeline", "--canonicalize"]
+            + os.environ.get("MEMOPT_ARENA_PASSES", "--memplan-plan-arena").split(),
+            input=lower.stdout, capture_output=True, text=True)
+        if plan.returncode != 0:
             return None, "error"
-        sizes = re.findall(r"memplan\.arena_size\s*=\s*(\d+)", result.stdout)
+        sizes = re.findall(r"memplan\.arena_size\s*=\s*(\d+)", plan.stdout)
         if not sizes:
             return None, "error"
-        return max(int(s) for s in sizes), None
+        return max(int(v) for v in sizes), None
 
     def timeline(self, path, svg, limit_ms):
         run([self.memopt, path, "--memory-report=format=svg compare=exact "
@@ -207,7 +219,19 @@ def main():
     parser.add_argument("--scaling-limit-ms", type=int, default=10000)
     parser.add_argument("--quick", action="store_true",
                         help="1 run, 2 s limits, small scaling series (for testing the script)")
+    parser.add_argument("--rerender", action="store_true",
+                        help="rewrite the Markdown, CSV and scaling chart from the JSON of "
+                             "the last run, without measuring")
     args = parser.parse_args()
+    if args.rerender:
+        with open(os.path.join(args.out, "benchmarks.json")) as f:
+            data = json.load(f)
+        write_csv(os.path.join(args.out, "benchmarks.csv"), data["models"], data["scaling"])
+        write_scaling_svg(os.path.join(args.out, "benchmarks", "scaling.svg"), data["meta"],
+                          data["scaling"])
+        write_markdown(os.path.join(args.out, "benchmarks.md"), data["meta"], data["models"],
+                       data["scaling"])
+        return
     if args.quick:
         args.repeat = args.scaling_repeat = 1
         args.time_limit_ms = args.scaling_limit_ms = 2000
@@ -390,9 +414,13 @@ def write_markdown(path, meta, rows, scaling):
     w("at its limit (the fallback returns the best order found). *time* is the median of %d"
       % meta["repeat"])
     w("runs of the exact engine (one run when it reaches the limit). *partition*: peak after")
-    w("`--partition-concat` and exact scheduling; *arena*: `memplan.arena_size` after")
-    w("`--memplan-plan-arena`; both `n/a` when this build does not have the pass (the arena")
-    w("planners themselves are compared below). Click a model for its timeline.")
+    w("`--partition-concat` and exact scheduling; *arena*: `memplan.arena_size` of the compiled")
+    w("program (exact order, lowered and bufferized as in [ArenaPlan.md](ArenaPlan.md), then")
+    w("`--memplan-plan-arena`): it includes the buffers lowering adds (padding, accumulators)")
+    w("and leaves out the function's arguments and results (the caller owns them), so it can be")
+    w("above or below the peak. *lowering failed*: the int8 models' `tosa.add` on i8 is outside")
+    w("the TOSA profiles the upstream lowering accepts (see [Zoo.md](Zoo.md#int8)). Both are")
+    w("`n/a` when this build does not have the pass. Click a model for its timeline.")
     w("")
     w("| model | family | note | ops | tensors | file order | Kahn | RPO | greedy | mem-opt | x file | proof | time | partition | arena |")
     w("|---|---|---|--:|--:|--:|--:|--:|--:|--:|--:|---|--:|--:|--:|")
@@ -411,9 +439,9 @@ def write_markdown(path, meta, rows, scaling):
     w("The activation arena each planner of `ArenaPlanner.h` lays out for the buffer lifetimes")
     w("of the exact order (offsets aligned to %d bytes; workspace and in-place reuse are not"
       % rows[0]["arena_alignment"])
-    w("modelled here). *lower bound*: the most aligned bytes live at one step, which no")
-    w("placement can beat; *x bound* = planner / lower bound. The *arena* column above is the")
-    w("`memplan-plan-arena` pass on the IR, when this build has it.")
+    w("modelled here), on the TOSA-level buffers. *lower bound*: the most aligned bytes live")
+    w("at one step, which no placement can beat; *x bound* = planner / lower bound. The *arena*")
+    w("column above is the compiled program's arena instead.")
     w("")
     w("| model | mem-opt peak | lower bound | no reuse | greedy-by-size (TFLite) | x bound | mem-opt planner | x bound |")
     w("|---|--:|--:|--:|--:|--:|--:|--:|")
@@ -427,8 +455,11 @@ def write_markdown(path, meta, rows, scaling):
     proven = sum(1 for r in rows if r["optimal"])
     w("## Summary")
     w("")
-    w("- %d of %d models are scheduled with a proof of optimality; the others show their gap."
-      % (proven, len(rows)))
+    if proven == len(rows):
+        w("- All %d models are scheduled with a proof of optimality." % len(rows))
+    else:
+        w("- %d of %d models are scheduled with a proof of optimality; the others show their gap."
+          % (proven, len(rows)))
     w("- mem-opt vs file order: geometric mean %.2fx, best %.2fx (%s)." % (
         geomean([ratio(r["peak_input"], r["peak_exact"]) for r in rows]),
         max(ratio(r["peak_input"], r["peak_exact"]) for r in rows),
@@ -516,6 +547,7 @@ def write_markdown(path, meta, rows, scaling):
     w("```sh")
     w("./benchmarks/report.sh            # setup, build, measure, write docs/benchmarks*")
     w("REPORT_ARGS=--quick ./benchmarks/report.sh   # 1 run, 2 s limits, short series")
+    w("python3 benchmarks/report.py --rerender      # rewrite the Markdown from benchmarks.json")
     w("```")
     w("")
     w("One model by hand (file order vs mem-opt, as in the SVGs):")

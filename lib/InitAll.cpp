@@ -7,6 +7,7 @@
 #include "MemOpt/InitAll.h"
 
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
+#include "MemOpt/Pipelines/Pipelines.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -81,4 +82,7 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
   mlir::registerAllExtensions(registry);
 }
 
-void mlir::memopt::registerAllPasses() { registerMemOptPasses(); }
+void mlir::memopt::registerAllPasses() {
+  registerMemOptPasses();
+  registerMemOptPipelines();
+}

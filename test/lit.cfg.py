@@ -2,6 +2,7 @@
 # lit configuration of the mem-opt regression tests.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -40,6 +41,7 @@ tools = [
     "mem-opt-run",
     "mem-opt-arena-bench",
     "mem-opt-import",
+    "mem-opt-compile",
     ToolSubst("mlir-opt", unresolved="fatal"),
 ]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
@@ -54,3 +56,13 @@ llvm_config.add_tool_substitutions([ToolSubst("mlir-runner", unresolved="fatal")
 # Test scripts that need Debian's Python packages run with the system python.
 config.substitutions.append(("%syspython", "/usr/bin/python3"))
 config.substitutions.append(("%llvm_tools_dir", config.llvm_tools_dir))
+# Cortex-M firmware tests: arm-none-eabi-gcc with newlib, QEMU's MPS2 boards
+# and Debian's numpy.
+if (shutil.which("qemu-system-arm") and shutil.which("arm-none-eabi-gcc")
+        and os.path.exists("/usr/bin/python3")):
+    config.available_features.add("cortex-m-qemu")
+config.substitutions.append((
+    "%run_firmware",
+    "/usr/bin/python3 %s --tools %s" % (
+        os.path.join(config.memopt_src_root, "test", "Pipelines", "firmware",
+                     "run_model.py"), config.memopt_tools_dir)))

@@ -361,8 +361,9 @@ LogicalResult ONNXImporter::decodeTensor(const onnx::TensorProto &proto,
   if (proto.data_location() == onnx::TensorProto::EXTERNAL)
     return fail() << "external data is not supported";
   for (int64_t d : proto.dims())
-    if (d < 0 || d > kMaxElements)
-      return fail() << "invalid dimension " << d;
+    if (d < 1 || d > kMaxElements)
+      return fail() << "invalid dimension " << d
+                    << " (empty tensors are not supported)";
   result.shape.assign(proto.dims().begin(), proto.dims().end());
   int64_t n = 1;
   for (int64_t d : result.shape) {
@@ -729,7 +730,8 @@ LogicalResult ONNXImporter::importConv(int nodeIndex) {
       if (!llvm::is_contained(cand.input(), convOut))
         continue;
       if (cand.op_type() != "BatchNormalization" || cand.input_size() != 5 ||
-          cand.input(0) != convOut)
+          cand.input(0) != convOut || cand.output_size() != 1 ||
+          cand.output(0).empty())
         break;
       Tensor *params[4];
       bool ok = true;
@@ -1634,10 +1636,16 @@ LogicalResult ONNXImporter::importConstFold(StringRef opType) {
       int64_t x = a->ints[ia], y = b->ints[ib];
       if (opType == "Div" && y == 0)
         return nodeError() << "integer division by zero";
-      out.ints.push_back(opType == "Add"   ? x + y
-                         : opType == "Sub" ? x - y
-                         : opType == "Mul" ? x * y
-                                           : x / y);
+      // Wrapping arithmetic: corrupt files must not reach undefined
+      // behaviour.
+      uint64_t ux = static_cast<uint64_t>(x), uy = static_cast<uint64_t>(y);
+      if (opType == "Div" && y == -1)
+        out.ints.push_back(static_cast<int64_t>(0 - ux));
+      else
+        out.ints.push_back(opType == "Add"   ? static_cast<int64_t>(ux + uy)
+                           : opType == "Sub" ? static_cast<int64_t>(ux - uy)
+                           : opType == "Mul" ? static_cast<int64_t>(ux * uy)
+                                             : x / y);
     }
     for (int64_t d = rank - 1; d >= 0; --d) {
       if (++index[d] < shape[d])
@@ -1654,6 +1662,8 @@ LogicalResult ONNXImporter::importNode(int nodeIndex) {
   if (!node->domain().empty() && node->domain() != "ai.onnx")
     return nodeError() << "unsupported operator domain '" << node->domain()
                        << "'";
+  if (node->output_size() < 1 || node->output(0).empty())
+    return nodeError() << "has no output";
   if (op == "Conv")
     return importConv(nodeIndex);
   if (op == "BatchNormalization")
@@ -1831,11 +1841,23 @@ OwningOpRef<ModuleOp> ONNXImporter::run(StringRef bytes) {
     builder.setLoc(NameLoc::get(builder.getStringAttr(name)));
     if (failed(importNode(index)))
       return nullptr;
-    for (const std::string &out : n.output())
-      if (!out.empty() && !values.count(out)) {
+    for (const std::string &out : n.output()) {
+      if (out.empty())
+        continue;
+      auto it = values.find(out);
+      if (it == values.end()) {
         nodeError() << "output '" << out << "' was not produced";
         return nullptr;
       }
+      // Every tensor must be non-empty and of a sane size.
+      int64_t elements = 1;
+      for (int64_t d : it->second.shape) {
+        if (d < 1 || d > kMaxElements || (elements *= d) > kMaxElements) {
+          nodeError() << "output '" << out << "' would be empty or too large";
+          return nullptr;
+        }
+      }
+    }
   }
   node = nullptr;
 

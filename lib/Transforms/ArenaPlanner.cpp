@@ -98,7 +98,7 @@ namespace {
 struct UnitProblem {
   /// Index in the input of each buffer.
   llvm::SmallVector<unsigned> ids;
-  /// Sizes in alignment units, and lifetimes on doubled steps.
+  /// Sizes in alignment units, and lifetimes on scaled steps.
   llvm::SmallVector<int64_t> sizes, starts, ends;
   /// Buffers overlapping each buffer in time.
   llvm::SmallVector<llvm::SmallVector<unsigned>> conflicts;
@@ -123,6 +123,18 @@ enum class Fit {
 static UnitProblem buildUnitProblem(llvm::ArrayRef<ArenaBuffer> buffers,
                                     int64_t alignment) {
   UnitProblem problem;
+  // isValidPlan makes [s, e) and [s', e') collide when s < e' and s' < e, so
+  // a buffer with an empty lifetime [t, t) collides with the buffers alive
+  // both before and after t, and with no other empty lifetime. Scaled steps
+  // keep exactly that relation with non-empty intervals: with K the most
+  // empty lifetimes at one step and M = K + 1, [s, e) becomes [Ms + K, Me),
+  // and the k-th empty lifetime at t becomes [Mt + k, Mt + k + 1), k < K.
+  llvm::DenseMap<int64_t, int64_t> emptyCount, nextSlot;
+  int64_t maxEmpty = 0;
+  for (const ArenaBuffer &buffer : buffers)
+    if (buffer.size > 0 && buffer.start >= buffer.end)
+      maxEmpty = std::max(maxEmpty, ++emptyCount[buffer.start]);
+  int64_t scale = maxEmpty + 1;
   for (auto [id, buffer] : llvm::enumerate(buffers)) {
     assert(buffer.size >= 0 && "negative buffer size");
     assert(buffer.start <= buffer.end && "lifetime ends before it starts");
@@ -132,18 +144,13 @@ static UnitProblem buildUnitProblem(llvm::ArrayRef<ArenaBuffer> buffers,
       continue;
     problem.ids.push_back(id);
     problem.sizes.push_back(units);
-    // isValidPlan makes [s, e) and [s', e') collide when s < e' and s' < e,
-    // so a buffer with an empty lifetime [t, t) collides with the buffers
-    // alive both before and after t. Doubled steps keep that relation with
-    // non-empty intervals: [s, e) becomes [2s, 2e - 1), and [t, t) becomes
-    // [2t - 1, 2t). Only two empty lifetimes at the same step collide here
-    // and not there, which is merely conservative.
     if (buffer.start < buffer.end) {
-      problem.starts.push_back(2 * buffer.start);
-      problem.ends.push_back(2 * buffer.end - 1);
+      problem.starts.push_back(scale * buffer.start + maxEmpty);
+      problem.ends.push_back(scale * buffer.end);
     } else {
-      problem.starts.push_back(2 * buffer.start - 1);
-      problem.ends.push_back(2 * buffer.start);
+      int64_t slot = nextSlot[buffer.start]++;
+      problem.starts.push_back(scale * buffer.start + slot);
+      problem.ends.push_back(scale * buffer.start + slot + 1);
     }
   }
   problem.conflicts.resize(problem.size());
@@ -298,7 +305,8 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     if (lower > capacity)
       return std::nullopt;
     detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
-    detail::SearchResult result = search.solve(capacity, deadline);
+    detail::SearchResult result =
+        search.solve(capacity, /*maxNodes=*/0, deadline);
     if (result.status != detail::SearchStatus::Found)
       return std::nullopt;
     ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
@@ -308,22 +316,47 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
 
   if (best.provenMinimal)
     return best;
-  // Find the smallest height that fits: try the lower bound first (real
-  // workloads usually reach it), then bisect. Heights below a proven
-  // infeasible one are infeasible too.
+  // Find the smallest height that fits in [low, high + 1], where low is
+  // proven (nothing below fits) and high + 1 is the incumbent. Each round
+  // tries `low` itself (real workloads usually reach the lower bound), then
+  // probes the middle of [probe, high] to improve the incumbent, each search
+  // with the round's node budget; the budget doubles every round. A search
+  // that runs out of nodes proves nothing, and the next probe looks above it
+  // (probe restarts from low once it passes high); an infeasible height
+  // proves every lower one infeasible too. Node budgets, not clocks, steer
+  // this, so the result is deterministic unless the time limit stops it.
   detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
   int64_t low = lower, high = best.arenaSize / alignment - 1;
-  for (bool first = true; low <= high; first = false) {
-    int64_t target = first ? low : low + (high - low) / 2;
-    detail::SearchResult result = search.solve(target, deadline);
-    if (result.status == detail::SearchStatus::TimedOut)
-      return best;
-    if (result.status == detail::SearchStatus::Infeasible) {
-      low = target + 1;
-      continue;
+  int64_t probe = low;
+  uint64_t budget = 20000 + 100 * static_cast<uint64_t>(problem.size());
+  // Runs one search; returns false when the time limit stopped it.
+  auto attempt = [&](int64_t target) {
+    detail::SearchResult result = search.solve(target, budget, deadline);
+    switch (result.status) {
+    case detail::SearchStatus::TimedOut:
+      return false;
+    case detail::SearchStatus::Infeasible:
+      low = std::max(low, target + 1);
+      probe = std::max(probe, low);
+      break;
+    case detail::SearchStatus::OutOfNodes:
+      if (target != low)
+        probe = target + 1;
+      break;
+    case detail::SearchStatus::Found:
+      best = makePlan(buffers, problem, result.offsets, alignment);
+      high = best.arenaSize / alignment - 1;
+      break;
     }
-    best = makePlan(buffers, problem, result.offsets, alignment);
-    high = best.arenaSize / alignment - 1;
+    return true;
+  };
+  for (; low <= high; budget *= 2) {
+    if (!attempt(low))
+      return best;
+    if (probe > high)
+      probe = low;
+    if (low < high && !attempt(probe + (high - probe + 1) / 2))
+      return best;
   }
   best.provenMinimal = true;
   return best;

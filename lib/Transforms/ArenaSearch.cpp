@@ -68,7 +68,7 @@ public:
        llvm::ArrayRef<int64_t> ends);
 
   /// See PackingSearch::solve.
-  SearchResult solve(int64_t height,
+  SearchResult solve(int64_t height, uint64_t maxNodes,
                      std::optional<SearchClock::time_point> deadline);
 
 private:
@@ -372,7 +372,7 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
 }
 
 SearchResult
-PackingSearch::Impl::solve(int64_t newHeight,
+PackingSearch::Impl::solve(int64_t newHeight, uint64_t maxNodes,
                            std::optional<SearchClock::time_point> newDeadline) {
   SearchResult result;
   height = newHeight;
@@ -403,6 +403,8 @@ PackingSearch::Impl::solve(int64_t newHeight,
     for (const auto &preorder : orders) {
       std::copy(std::begin(preorder), std::end(preorder), order);
       nodesLeft = budget * 2;
+      if (maxNodes)
+        nodesLeft = std::min<int64_t>(nodesLeft, maxNodes - nodes);
       NodeStatus status = decompose(all, 0, numSections);
       result.nodes = nodes;
       switch (status) {
@@ -417,6 +419,10 @@ PackingSearch::Impl::solve(int64_t newHeight,
         result.status = SearchStatus::TimedOut;
         return result;
       case NodeStatus::OutOfNodes:
+        if (maxNodes && nodes >= maxNodes) {
+          result.status = SearchStatus::OutOfNodes;
+          return result;
+        }
         break;
       }
     }
@@ -431,7 +437,7 @@ PackingSearch::PackingSearch(llvm::ArrayRef<int64_t> sizes,
 PackingSearch::~PackingSearch() = default;
 
 SearchResult
-PackingSearch::solve(int64_t height,
+PackingSearch::solve(int64_t height, uint64_t maxNodes,
                      std::optional<SearchClock::time_point> deadline) {
-  return impl->solve(height, deadline);
+  return impl->solve(height, maxNodes, deadline);
 }

@@ -34,6 +34,8 @@ enum class SearchStatus {
   Found,
   /// The search finished without one: no placement exists.
   Infeasible,
+  /// The node limit was reached first: nothing is known.
+  OutOfNodes,
   /// The deadline passed first.
   TimedOut,
 };
@@ -60,9 +62,10 @@ public:
                 llvm::ArrayRef<int64_t> ends);
   ~PackingSearch();
 
-  /// Looks for a placement whose every buffer ends at or below `height`.
-  /// The result depends only on the inputs, unless `deadline` passes first.
-  SearchResult solve(int64_t height,
+  /// Looks for a placement whose every buffer ends at or below `height`,
+  /// visiting at most `maxNodes` search nodes (0: no limit). The result
+  /// depends only on the inputs, unless `deadline` passes first.
+  SearchResult solve(int64_t height, uint64_t maxNodes,
                      std::optional<SearchClock::time_point> deadline);
 
 private:

@@ -17,7 +17,11 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/MathExtras.h"
+
+#include <functional>
 
 namespace mlir {
 namespace memopt {
@@ -38,9 +42,18 @@ struct MemPlanLowerPass : memopt::impl::MemPlanLowerPassBase<MemPlanLowerPass> {
 };
 } // namespace
 
-/// Lowers the plan of \p func; emits an error and returns failure if the
-/// function's plan is malformed.
-static LogicalResult lowerFunction(func::FuncOp func) {
+/// A call from a planned function to a planned (and already lowered) callee.
+struct PlannedCall {
+  func::CallOp call;
+  func::FuncOp callee;
+};
+
+/// Lowers the plan of \p func. The callees of \p calls are already lowered:
+/// their arenas share one range appended to the end of \p func's arena,
+/// aligned to the largest alignment, which the calls receive as views. Emits
+/// an error and returns failure if the function's plan is malformed.
+static LogicalResult lowerFunction(func::FuncOp func,
+                                   ArrayRef<PlannedCall> calls) {
   SmallVector<memplan::ArenaOp> arenas;
   func.walk([&](memplan::ArenaOp arena) { arenas.push_back(arena); });
   if (arenas.size() > 1) {
@@ -80,6 +93,22 @@ static LogicalResult lowerFunction(func::FuncOp func) {
   if (size < 0)
     return func.emitError("negative arena size ") << size;
 
+  // Callees run one at a time, so their arenas can share one tail range.
+  int64_t tailOffset = size, tailSize = 0;
+  if (!calls.empty()) {
+    for (PlannedCall call : calls) {
+      auto calleeAlign = call.callee->getAttrOfType<IntegerAttr>(
+          memplan::kArenaAlignmentAttrName);
+      auto calleeSize =
+          call.callee->getAttrOfType<IntegerAttr>(memplan::kArenaSizeAttrName);
+      alignment = std::max(alignment, calleeAlign.getInt());
+      tailSize = std::max(tailSize, calleeSize.getInt());
+    }
+    tailOffset = static_cast<int64_t>(llvm::alignTo(size, alignment));
+    size =
+        static_cast<int64_t>(llvm::alignTo(tailOffset + tailSize, alignment));
+  }
+
   // Nothing may allocate or free behind the plan's back.
   WalkResult leftover = func.walk([](Operation *op) {
     if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op)) {
@@ -97,8 +126,12 @@ static LogicalResult lowerFunction(func::FuncOp func) {
   auto arenaType =
       MemRefType::get({size}, IntegerType::get(func.getContext(), 8));
   Location loc = arena ? arena.getLoc() : func.getLoc();
+  // The arena is the caller's scratch memory: it overlaps no other argument,
+  // which lets LLVM optimize the kernels around it.
+  NamedAttribute noAlias(builder.getStringAttr("llvm.noalias"),
+                         builder.getUnitAttr());
   if (failed(func.insertArgument(func.getNumArguments(), arenaType,
-                                 /*argAttrs=*/nullptr, loc)))
+                                 builder.getDictionaryAttr(noAlias), loc)))
     return func.emitError("cannot append the arena argument");
   Value argument = entry.getArguments().back();
 
@@ -116,6 +149,19 @@ static LogicalResult lowerFunction(func::FuncOp func) {
       place.erase();
     }
     arena.erase();
+  }
+  for (PlannedCall call : calls) {
+    OpBuilder rewriter(call.call);
+    int64_t calleeSize =
+        call.callee->getAttrOfType<IntegerAttr>(memplan::kArenaSizeAttrName)
+            .getInt();
+    Value offset = arith::ConstantIndexOp::create(rewriter, call.call.getLoc(),
+                                                  tailOffset);
+    Value view = memref::ViewOp::create(
+        rewriter, call.call.getLoc(),
+        MemRefType::get({calleeSize}, IntegerType::get(func.getContext(), 8)),
+        argument, offset, ValueRange{});
+    call.call.getOperandsMutable().append(view);
   }
   func->setAttr(memplan::kArenaSizeAttrName, builder.getI64IntegerAttr(size));
   func->setAttr(memplan::kArenaAlignmentAttrName,
@@ -139,24 +185,52 @@ void MemPlanLowerPass::runOnOperation() {
     plannedSet.insert(func);
   });
 
-  // The arena argument changes the callee's signature, and no caller has an
-  // arena range reserved for the call: reject calls to planned functions.
+  // Calls to planned functions: the caller must be planned too, and it
+  // passes the callee a range of its own arena. Lower callees first.
   SymbolTableCollection symbols;
+  llvm::DenseMap<Operation *, SmallVector<PlannedCall>> callsOf;
   WalkResult calls = module.walk([&](func::CallOp call) {
-    Operation *callee =
-        symbols.lookupNearestSymbolFrom(call, call.getCalleeAttr());
+    auto callee = dyn_cast_or_null<func::FuncOp>(
+        symbols.lookupNearestSymbolFrom(call, call.getCalleeAttr()));
     if (!callee || !plannedSet.contains(callee))
       return WalkResult::advance();
-    call.emitError("call to planned function @")
-        << call.getCallee()
-        << "; memplan-lower does not pass arenas through calls (inline the "
-           "callee before planning, or call it from outside the module)";
-    return WalkResult::interrupt();
+    auto caller = call->getParentOfType<func::FuncOp>();
+    if (!caller || !plannedSet.contains(caller)) {
+      call.emitError("call to planned function @")
+          << call.getCallee()
+          << " from a function without an arena; plan the caller too, or "
+             "call it from outside the module";
+      return WalkResult::interrupt();
+    }
+    callsOf[caller].push_back({call, callee});
+    return WalkResult::advance();
   });
   if (calls.wasInterrupted())
     return signalPassFailure();
 
+  // Post-order over the calls between planned functions; a cycle has no
+  // static arena.
+  llvm::DenseMap<Operation *, int> state; // 1: in progress, 2: lowered.
+  std::function<LogicalResult(func::FuncOp)> lower =
+      [&](func::FuncOp func) -> LogicalResult {
+    int &mark = state[func];
+    if (mark == 2)
+      return success();
+    if (mark == 1)
+      return func.emitError("recursive calls between planned functions "
+                            "reach @")
+             << func.getSymName() << "; its arena size would be unbounded";
+    mark = 1;
+    SmallVector<PlannedCall> funcCalls = callsOf.lookup(func);
+    for (const PlannedCall &call : funcCalls)
+      if (failed(lower(call.callee)))
+        return failure();
+    if (failed(lowerFunction(func, funcCalls)))
+      return failure();
+    state[func] = 2;
+    return success();
+  };
   for (func::FuncOp func : planned)
-    if (failed(lowerFunction(func)))
+    if (failed(lower(func)))
       return signalPassFailure();
 }

@@ -2,31 +2,17 @@
 // TOSA model (1x1 conv, clamp, padded 3x3 conv, sigmoid, mul, add, concat) is
 // bufferized with the host flow of ../shared/docs/TOOLCHAIN.md, then run on
 // the host with mlir-runner twice: as bufferized (malloc'd activations), and
-// after memplan-plan-arena + memplan-lower with an arena that a harness
-// allocates with 64 canary bytes on each side. The printed outputs must be
-// equal, the canaries intact, and the planned @model must not allocate.
+// after memplan-plan-arena + memplan-lower with an arena that a generated
+// harness (Inputs/add-main.py) allocates with 64 canary bytes on each side.
+// The printed outputs must be equal, the canaries intact, and the planned
+// @model must not allocate. (Substitutions: lit.local.cfg.)
 //
-// RUN: mem-opt %s --tosa-to-linalg-pipeline --tosa-to-tensor --tosa-to-arith --canonicalize --linalg-fuse-elementwise-ops \
-// RUN: | mem-opt --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" \
-// RUN:     --canonicalize --buffer-results-to-out-params="hoist-static-allocs modify-public-functions" --buffer-deallocation-pipeline --canonicalize \
-// RUN:     -o %t.buf.mlir
-//
-// Reference run.
-// RUN: %python %S/Inputs/add-main.py %t.buf.mlir %S/Inputs/main-reference.mlir \
-// RUN: | mem-opt --convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf --finalize-memref-to-llvm \
-// RUN:     --convert-arith-to-llvm --convert-math-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --convert-index-to-llvm --reconcile-unrealized-casts \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs > %t.ref.out
-//
-// Planned run.
+// RUN: cat %s | %bufferize -o %t.buf.mlir
+// RUN: %python %S/Inputs/add-main.py %t.buf.mlir --function=model --inputs=1 | %lower_host | %run_host > %t.ref.out
 // RUN: mem-opt %t.buf.mlir --memplan-plan-arena --memplan-lower -o %t.plan.mlir
 // RUN: FileCheck %s --check-prefix=PLAN < %t.plan.mlir
-// RUN: mem-opt %t.plan.mlir --convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf --finalize-memref-to-llvm \
-// RUN:     --convert-arith-to-llvm --convert-math-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --convert-index-to-llvm --reconcile-unrealized-casts \
-// RUN: | FileCheck %s --check-prefix=NOMALLOC
-// RUN: %python %S/Inputs/add-main.py %t.plan.mlir %S/Inputs/main-arena.mlir \
-// RUN: | mem-opt --convert-linalg-to-loops --expand-strided-metadata --lower-affine --convert-scf-to-cf --finalize-memref-to-llvm \
-// RUN:     --convert-arith-to-llvm --convert-math-to-llvm --convert-cf-to-llvm --convert-func-to-llvm --convert-index-to-llvm --reconcile-unrealized-casts \
-// RUN: | mlir-runner -e main -entry-point-result=void -shared-libs=%mlir_runner_libs > %t.plan.out
+// RUN: %lower_host %t.plan.mlir | FileCheck %s --check-prefix=NOMALLOC
+// RUN: %python %S/Inputs/add-main.py %t.plan.mlir --function=model --inputs=1 | %lower_host | %run_host > %t.plan.out
 //
 // Same numbers (the base address line differs; the last line of the planned
 // run counts changed canary bytes), and no canary byte changed.
@@ -35,8 +21,7 @@
 // RUN: diff %t.ref.data %t.plan.data
 // RUN: FileCheck %s --check-prefix=DATA < %t.ref.data
 // RUN: FileCheck %s --check-prefix=GUARD < %t.plan.out
-
-// PLAN:      func.func @model(%{{.*}}: memref<1x8x8x4xf32>, %{{.*}}: memref<1x8x8x8xf32>, %[[ARENA:.*]]: memref<[[N:[0-9]+]]xi8>)
+// PLAN:      func.func @model(%{{.*}}: memref<1x8x8x4xf32>, %{{.*}}: memref<1x8x8x8xf32>, %[[ARENA:.*]]: memref<[[N:[0-9]+]]xi8> {llvm.noalias})
 // PLAN-SAME: memplan.arena_alignment = 16 : i64, memplan.arena_size = [[N]] : i64
 // PLAN-NOT:  memref.alloc
 // PLAN-NOT:  memref.dealloc

@@ -7,7 +7,7 @@
 
 // CHECK: %[[ARENA:.*]] = memplan.arena align 16 : memref<2048xi8>
 // CHECK: memplan.place %[[ARENA]][1024] live [1, 2] : memref<2048xi8> to memref<256xf32>
-// LOWER: func.func @plan(%{{.*}}: memref<2048xi8>)
+// LOWER: func.func @plan(%{{.*}}: memref<2048xi8> {llvm.noalias})
 // LOWER: memref.view
 // OVERLAP: error: 'memplan.place' op buffer at offset 512 (1024 bytes, live [1, 2]) overlaps buffer at offset 0 (1024 bytes, live [0, 1])
 // NOPLUGIN: Dialect `memplan' not found for custom op 'memplan.arena'

@@ -4,8 +4,20 @@ func.func @callee() attributes {memplan.arena_size = 0 : i64, memplan.arena_alig
   return
 }
 func.func @caller() {
-  // expected-error @below {{call to planned function @callee; memplan-lower does not pass arenas through calls (inline the callee before planning, or call it from outside the module)}}
+  // expected-error @below {{call to planned function @callee from a function without an arena; plan the caller too, or call it from outside the module}}
   func.call @callee() : () -> ()
+  return
+}
+
+// -----
+
+// expected-error @below {{recursive calls between planned functions reach @ping; its arena size would be unbounded}}
+func.func @ping() attributes {memplan.arena_size = 0 : i64, memplan.arena_alignment = 16 : i64} {
+  func.call @pong() : () -> ()
+  return
+}
+func.func @pong() attributes {memplan.arena_size = 0 : i64, memplan.arena_alignment = 16 : i64} {
+  func.call @ping() : () -> ()
   return
 }
 

@@ -98,6 +98,10 @@ static cl::opt<bool>
     printLowered("print-lowered",
                  cl::desc("Print the module lowered to the LLVM dialect"),
                  cl::Hidden, cl::cat(runCategory));
+static cl::opt<bool> printTiming("timing",
+                                 cl::desc("Print the time of each lowering "
+                                          "pass"),
+                                 cl::Hidden, cl::cat(runCategory));
 static cl::opt<bool>
     compareMode("compare",
                 cl::desc("Run two modules on the same seeded inputs and "
@@ -288,6 +292,12 @@ static FailureOr<EntrySignature> getSignature(ModuleOp module, StringRef name,
   return sig;
 }
 
+/// Attaches a TOSA target with every profile and extension.
+static constexpr const char *kFullTosaTarget =
+    "tosa-attach-target{profiles=pro_int,pro_fp "
+    "extensions=int16,int4,bf16,fp8e4m3,fp8e5m2,fft,variable,controlflow,"
+    "doubleround,inexactround,dynamic level=none}";
+
 /// The host lowering: the flow of docs/TOOLCHAIN.md with 64-bit indices and
 /// bare-pointer memref arguments, so that every argument and out-parameter is
 /// one pointer. It is nested in the module's pass manager.
@@ -361,6 +371,16 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
   }
 
   PassManager pm(&context);
+  if (printTiming)
+    pm.enableTiming();
+  // TOSA validation in the lowering accepts only what the module's target
+  // allows; without a declared target, allow every profile and extension
+  // (e.g. DOUBLE_ROUND rescales of int8 models) at any level.
+  if (!(*module)->hasAttr("tosa.target_env") &&
+      failed(parsePassPipeline(kFullTosaTarget, pm, llvm::errs()))) {
+    error() << "cannot build the TOSA target pass\n";
+    return failure();
+  }
   pm.addPass(createSymbolDCEPass());
   if (failed(parsePassPipeline(kHostPipeline, pm, llvm::errs()))) {
     error() << "cannot build the host lowering pipeline\n";
@@ -384,6 +404,9 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
     libs.push_back(kCRunnerUtils);
   ExecutionEngineOptions options;
   options.sharedLibPaths = libs;
+  // Test functions are small: fast code generation matters more than fast
+  // code.
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::None;
   options.enableGDBNotificationListener = false;
   options.enablePerfNotificationListener = false;
   auto engine = ExecutionEngine::create(*module, options);
@@ -786,7 +809,7 @@ int main(int argc, char **argv) {
   DialectRegistry registry;
   memopt::registerAllDialects(registry);
   registerAllToLLVMIRTranslations(registry);
-  MLIRContext context(registry);
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
 
   return compareMode ? runCompare(context) : runMode(context);

@@ -193,14 +193,14 @@ RC_GTEST_PROP(ArenaPlannerProperty, SearchDecidesLikeBruteForce, ()) {
     }
   int64_t optimum = bruteForceOptimum(kept, 1);
   detail::PackingSearch search(sizes, starts, ends);
-  detail::SearchResult found = search.solve(optimum, std::nullopt);
+  detail::SearchResult found = search.solve(optimum, 0, std::nullopt);
   RC_ASSERT(found.status == detail::SearchStatus::Found);
   ArenaPlan plan;
   plan.offsets = found.offsets;
   plan.arenaSize = optimum;
   RC_ASSERT(isValidPlan(kept, plan, 1));
   if (optimum > 0)
-    RC_ASSERT(search.solve(optimum - 1, std::nullopt).status ==
+    RC_ASSERT(search.solve(optimum - 1, 0, std::nullopt).status ==
               detail::SearchStatus::Infeasible);
 }
 
@@ -341,9 +341,54 @@ TEST(ArenaPlannerTest, EdgeCases) {
       plan(buffers, PlacementAlgorithm::GreedyBySize);
   ASSERT_TRUE(greedy);
   expectValid(buffers, *greedy, 16);
+  // Two empty lifetimes at the same step do not collide with each other.
+  // E [2,2) (64 B) is inside F [1,4) (32 B): they need 96 B together. G and
+  // H, both [5,5) (32 and 64 B), collide only with I [3,6) (16 B): G and H
+  // share [0,64) and I goes at 80, so 96 B is the optimum.
+  std::vector<ArenaBuffer> empties = {
+      {64, 2, 2}, {32, 1, 4}, {32, 5, 5}, {64, 5, 5}, {16, 3, 6}};
+  std::optional<ArenaPlan> packed = plan(empties, PlacementAlgorithm::Best);
+  ASSERT_TRUE(packed);
+  expectValid(empties, *packed, 16);
+  EXPECT_EQ(packed->arenaSize, 96);
   // Capacity below one buffer: nothing fits.
   EXPECT_FALSE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 96));
   EXPECT_TRUE(plan({{100, 0, 1}}, PlacementAlgorithm::Best, 16, 112));
+}
+
+TEST(ArenaPlannerTest, SearchStopsAtItsNodeLimit) {
+  // Three buffers alive together (2 + 2 + 1 = 5 units) need at least one
+  // node per buffer, so a one-node limit proves nothing either way.
+  detail::PackingSearch search({2, 2, 1}, {0, 0, 0}, {1, 1, 1});
+  EXPECT_EQ(search.solve(5, 1, std::nullopt).status,
+            detail::SearchStatus::OutOfNodes);
+  EXPECT_EQ(search.solve(5, 0, std::nullopt).status,
+            detail::SearchStatus::Found);
+  EXPECT_EQ(search.solve(4, 0, std::nullopt).status,
+            detail::SearchStatus::Infeasible);
+}
+
+TEST(ArenaPlannerTest, TimeLimitKeepsAValidPlan) {
+  // 300 buffers with a 1 ms limit: whatever the search reaches, the plan is
+  // valid and no worse than greedy-by-size.
+  std::vector<ArenaBuffer> buffers;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % bound);
+  };
+  for (int i = 0; i < 300; ++i) {
+    int64_t start = next(200);
+    buffers.push_back({16 * (1 + next(64)), start, start + 1 + next(40)});
+  }
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize);
+  std::optional<ArenaPlan> best =
+      plan(buffers, PlacementAlgorithm::Best, 16, 0, /*timeLimitMs=*/1);
+  ASSERT_TRUE(greedy && best);
+  expectValid(buffers, *best, 16);
+  EXPECT_LE(best->arenaSize, greedy->arenaSize);
+  EXPECT_GE(best->arenaSize, getLivenessLowerBound(buffers, 16));
 }
 
 TEST(ArenaPlannerTest, ParseAlgorithmNames) {

@@ -59,6 +59,12 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `loc` of the op at the peak. Functions that cannot be modelled (dynamic
     shapes, several blocks, ops with regions, unknown ops producing tensors)
     get an error at the offending location and the pass fails.
+
+    With `partition=true` (text and json), each function also gets the peak of its file
+    order, the best peak `memory-schedule` finds, and the best peak after
+    `partition-concat` (auto) plus scheduling, computed on a copy (text: a
+    `partition:` line; JSON: a `partition` object with `input_peak`,
+    `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
   let options = [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
@@ -66,6 +72,9 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
            "(a chart per function)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
            "File to write the report to; `-` means stderr">,
+    Option<"partition", "partition", "bool", /*default=*/"false",
+           "Also report, per function, the best scheduled peak before and "
+           "after partition-concat (auto), computed on a copy">,
     Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
            "With format=svg, overlay the order of another algorithm: "
            "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
@@ -240,16 +249,24 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     puts `alignment = 64` on every buffer); with `strict-alignment=true` a
     request larger than the arena alignment is an error.
 
-    Example, with 1 KiB buffers `%a` (steps 0-1), `%b` (1-2), `%c` (2-3):
+    Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
+    are never live together and share bytes):
 
     ```mlir
     %a = memref.alloc() : memref<256xf32>
-    ...
-    // becomes
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memref.alloc() : memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memref.alloc() : memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
+    // becomes (memplan.arena_size = 2048, memplan.lower_bound = 2048)
     %arena = memplan.arena align 16 : memref<2048xi8>
-    %a = memplan.place %arena[0] live [1, 2] : memref<2048xi8> to memref<256xf32>
-    %b = memplan.place %arena[1024] live [3, 4] : memref<2048xi8> to memref<256xf32>
-    %c = memplan.place %arena[0] live [5, 6] : memref<2048xi8> to memref<256xf32>
+    %a = memplan.place %arena[0] live [0, 3] : memref<2048xi8> to memref<256xf32>
+    "use"(%a) : (memref<256xf32>) -> ()
+    %b = memplan.place %arena[1024] live [2, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%a, %b) : (memref<256xf32>, memref<256xf32>) -> ()
+    %c = memplan.place %arena[0] live [4, 5] : memref<2048xi8> to memref<256xf32>
+    "use"(%b, %c) : (memref<256xf32>, memref<256xf32>) -> ()
     ```
   }];
   let options = [
@@ -280,16 +297,22 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     type `memref<Nxi8>` (N = the arena size), replaces the `memplan.arena`
     with it and every `memplan.place` with a `memref.view` of it at the
     planned offset. With the bare-pointer calling convention the C signature
-    ends in `void *arena`; the caller owns the arena and must align it to
-    `memplan.arena_alignment`. Both attributes stay on the function (a
+    ends in `void *arena`; the caller owns the arena, must align it to
+    `memplan.arena_alignment`, and must not let it overlap the other
+    arguments (it is marked `llvm.noalias`). Both attributes stay on the function (a
     planned function without buffers gets a `memref<0xi8>` argument, so every
     planned function has the same calling convention).
 
-    Calls to planned functions are rejected: the callee's signature gains an
-    argument, and the caller has no arena range reserved for it. Plan and
-    lower the callee's body into the caller (inline it) first, or call it from
-    outside the module. A planned function must have at most one
-    `memplan.arena`, in its entry block.
+    Calls between planned functions pass a range of the caller's arena:
+    callees run one at a time, so all callees of a function share one range
+    appended to the end of its arena (its start aligned to the largest
+    alignment involved); the caller's `memplan.arena_size` and
+    `memplan.arena_alignment` grow accordingly, and each call gets a
+    `memref.view` of that range as its last operand. Callees are lowered
+    first; recursion between planned functions and calls from functions
+    without an arena are errors. Inlining before planning gives smaller
+    arenas. A planned function must have at most one `memplan.arena`, in its
+    entry block.
 
     Example:
 
@@ -304,6 +327,66 @@ def MemPlanLowerPass : Pass<"memplan-lower", "ModuleOp"> {
     ```
   }];
   let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
+def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
+  let summary = "Mark inputs read-only and let elementwise ops write into an "
+                "input that dies there";
+  let description = [{
+    Runs on tensor IR just before one-shot bufferization, as part of
+    `cortex-m-pipeline`:
+
+    - every tensor argument gets `bufferization.writable = false`, so that
+      bufferization never writes into a caller's input (the C header declares
+      inputs `const`);
+    - with `in-place-elementwise=true` (default), an elementwise
+      `linalg.generic` (all loops parallel, identity maps) whose init is a
+      `tensor.empty` and whose body does not read the init gets, as its init,
+      an input of the same type that has no other user and is not a function
+      argument. One-shot bufferization then writes the result over that
+      input, which dies at this op, instead of allocating a new buffer.
+
+    ```mlir
+    %e = tensor.empty() : tensor<4xf32>
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%e : tensor<4xf32>) ...
+    // becomes, when %a is used only here:
+    %r = linalg.generic {...} ins(%a, %b : ...) outs(%a : tensor<4xf32>) ...
+    ```
+  }];
+  let options = [
+    Option<"inPlaceElementwise", "in-place-elementwise", "bool",
+           /*default=*/"true",
+           "Let elementwise ops overwrite an input that dies there">,
+  ];
+  let dependentDialects = ["bufferization::BufferizationDialect"];
+}
+
+def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
+  let summary = "Turn memref.copy into linalg.copy so copies become loops";
+  let description = [{
+    Replaces every `memref.copy` by a `linalg.copy` of the same operands.
+    `finalize-memref-to-llvm` lowers a `memref.copy` between non-contiguous
+    views (a slice of a padded or concatenated buffer) to a call to the
+    `memrefCopy` runtime function, which does not exist on a microcontroller;
+    `convert-linalg-to-loops` turns a `linalg.copy` into plain loops.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
+def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
+  let summary = "Set the module's LLVM target triple and data layout";
+  let description = [{
+    Sets the `llvm.target_triple` and `llvm.data_layout` attributes of the
+    module, which `mlir-translate --mlir-to-llvmir` copies into the LLVM
+    module. `cortex-m-pipeline` sets them from its `cpu=` option. An empty
+    option leaves the attribute unchanged.
+  }];
+  let options = [
+    Option<"triple", "triple", "std::string", /*default=*/"\"\"",
+           "LLVM target triple, e.g. thumbv7em-none-eabihf">,
+    Option<"dataLayout", "data-layout", "std::string", /*default=*/"\"\"",
+           "LLVM data layout string">,
+  ];
 }
 
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

@@ -140,6 +140,15 @@ LogicalResult ArenaOp::verify() {
     return a.op->isBeforeInBlock(b.op);
   });
 
+  // Use spans, computed on demand once per buffer.
+  SmallVector<std::optional<std::pair<Operation *, Operation *>>> spans(
+      buffers.size());
+  auto getSpan = [&](unsigned index) {
+    if (!spans[index])
+      spans[index] = getUseSpan(buffers[index].op);
+    return *spans[index];
+  };
+
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
     if (buffer.offset % alignment)
       return buffer.op.emitOpError("offset ")
@@ -152,7 +161,8 @@ LogicalResult ArenaOp::verify() {
            << ", past the end of the " << arenaSize << "-byte arena";
       return diag;
     }
-    for (PlacedBuffer other : ArrayRef(buffers).take_front(index)) {
+    for (auto [otherIndex, other] :
+         llvm::enumerate(ArrayRef(buffers).take_front(index))) {
       int64_t byteBegin = std::max(buffer.offset, other.offset);
       int64_t byteEnd =
           std::min(buffer.offset + buffer.size, other.offset + other.size);
@@ -163,10 +173,11 @@ LogicalResult ArenaOp::verify() {
       if (stepBegin > stepEnd) {
         // Disjoint live ranges may share bytes only if the IR agrees: every
         // use of the buffer live first precedes every use of the other.
-        PlacedBuffer earlier = buffer.last < other.first ? buffer : other;
-        PlacedBuffer later = buffer.last < other.first ? other : buffer;
-        Operation *lastUse = getUseSpan(earlier.op).second;
-        Operation *firstUse = getUseSpan(later.op).first;
+        bool bufferFirst = buffer.last < other.first;
+        PlacedBuffer earlier = bufferFirst ? buffer : other;
+        PlacedBuffer later = bufferFirst ? other : buffer;
+        Operation *lastUse = getSpan(bufferFirst ? index : otherIndex).second;
+        Operation *firstUse = getSpan(bufferFirst ? otherIndex : index).first;
         if (!lastUse || !firstUse || lastUse->isBeforeInBlock(firstUse))
           continue;
         InFlightDiagnostic diag = buffer.op.emitOpError();
@@ -187,7 +198,7 @@ LogicalResult ArenaOp::verify() {
       describe(diag, other);
       diag << ": both use bytes [" << byteBegin << ", " << byteEnd
            << ") at steps [" << stepBegin << ", " << stepEnd << "]";
-      diag.attachNote(other.op.getLoc()) << "the other buffer is placed here";
+      diag.attachNote(other.op->getLoc()) << "the other buffer is placed here";
       return diag;
     }
   }

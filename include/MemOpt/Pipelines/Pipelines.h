@@ -1,0 +1,107 @@
+//===- Pipelines.h - mem-opt pass pipelines ---------------------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `cortex-m-pipeline`: TOSA to scheduled, bufferized, arena-planned code
+// lowered to the LLVM dialect for one Cortex-M CPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_PIPELINES_PIPELINES_H
+#define MEMOPT_PIPELINES_PIPELINES_H
+
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace mlir {
+class OpPassManager;
+
+namespace memopt {
+
+/// What the LLVM backend needs to know about one Cortex-M CPU.
+struct CortexMTarget {
+  /// The `cpu=` name, which is also LLVM's CPU name.
+  llvm::StringRef cpu;
+  /// LLVM target triple (hard-float EABI).
+  llvm::StringRef triple;
+  /// LLVM data layout of the triple.
+  llvm::StringRef dataLayout;
+  /// `-mfpu=` of arm-none-eabi-gcc for firmware built around the object.
+  llvm::StringRef gccFpu;
+};
+
+/// Returns the target of a `cpu=` name (cortex-m4, cortex-m7, cortex-m33,
+/// cortex-m55), or std::nullopt for any other name.
+std::optional<CortexMTarget> getCortexMTarget(llvm::StringRef cpu);
+
+/// Options of `cortex-m-pipeline`.
+struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
+  /// Target CPU.
+  PassOptions::Option<std::string> cpu{
+      *this, "cpu",
+      llvm::cl::desc("Target CPU: cortex-m4, cortex-m7, cortex-m33 or "
+                     "cortex-m55"),
+      llvm::cl::init("cortex-m4")};
+  /// Activation budget in bytes (0: none).
+  PassOptions::Option<int64_t> sram{
+      *this, "sram",
+      llvm::cl::desc("Activation memory budget in bytes; fail at compile "
+                     "time if the schedule's peak exceeds it (0: no budget)"),
+      llvm::cl::init(0)};
+  /// Whether to partition concat + conv before scheduling.
+  PassOptions::Option<std::string> partition{
+      *this, "partition",
+      llvm::cl::desc("Partition concat+conv before scheduling: auto, off or "
+                     "always (auto/always need the partition-concat pass)"),
+      llvm::cl::init("off")};
+  /// Scheduling algorithm of memory-schedule.
+  PassOptions::Option<std::string> schedule{
+      *this, "schedule",
+      llvm::cl::desc("Op order: exact, input, kahn, rpo or greedy (the "
+                     "algorithm of memory-schedule)"),
+      llvm::cl::init("exact")};
+  /// Time limit of the exact scheduler.
+  PassOptions::Option<uint64_t> scheduleTimeLimitMs{
+      *this, "schedule-time-limit-ms",
+      llvm::cl::desc("Time limit of the exact scheduler per function in "
+                     "milliseconds"),
+      llvm::cl::init(10000)};
+  /// Arena alignment.
+  PassOptions::Option<int64_t> alignment{
+      *this, "alignment",
+      llvm::cl::desc("Alignment of every buffer in the arena, in bytes"),
+      llvm::cl::init(16)};
+  /// Placement algorithm of memplan-plan-arena.
+  PassOptions::Option<std::string> placement{
+      *this, "placement",
+      llvm::cl::desc("Arena placement: best, greedy-by-size or no-reuse (the "
+                     "algorithm of memplan-plan-arena)"),
+      llvm::cl::init("best")};
+  /// Last stage to run.
+  PassOptions::Option<std::string> stopAfter{
+      *this, "stop-after",
+      llvm::cl::desc("Last stage to run: schedule, linalg, bufferize, plan "
+                     "or llvm (default)"),
+      llvm::cl::init("llvm")};
+};
+
+/// Appends `cortex-m-pipeline` to \p pm (a builtin.module pass manager).
+/// Fails with a message in \p errorMessage for an unknown option value or a
+/// stage whose passes are not registered.
+LogicalResult buildTosaToCortexMPipeline(OpPassManager &pm,
+                                         const TosaToCortexMOptions &options,
+                                         std::string *errorMessage = nullptr);
+
+/// Registers `cortex-m-pipeline` with the global pipeline registry.
+void registerMemOptPipelines();
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_PIPELINES_PIPELINES_H

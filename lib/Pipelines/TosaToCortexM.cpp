@@ -1,0 +1,232 @@
+//===- TosaToCortexM.cpp - cortex-m-pipeline ------------------------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Builds `cortex-m-pipeline`: memory-aware scheduling on TOSA, TOSA to linalg
+// in the scheduled order, one-shot bufferization, static arena planning and
+// the lowering to the LLVM dialect with a 32-bit index, bare-pointer calls
+// and the CPU's triple and data layout.
+//
+// Stages whose passes come from other parts of mem-opt (`partition-concat`,
+// `memplan-plan-arena`, `memplan-lower`) are looked up by name in the pass
+// registry, so the pipeline states clearly when one is missing.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Pipelines/Pipelines.h"
+
+#include "MemOpt/Transforms/Passes.h"
+#include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Data layout of every little-endian Thumb-2 EABI target.
+static constexpr llvm::StringLiteral kThumbDataLayout =
+    "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64";
+
+std::optional<CortexMTarget> mlir::memopt::getCortexMTarget(StringRef cpu) {
+  return llvm::StringSwitch<std::optional<CortexMTarget>>(cpu)
+      .Case("cortex-m4", CortexMTarget{"cortex-m4", "thumbv7em-none-eabihf",
+                                       kThumbDataLayout, "fpv4-sp-d16"})
+      .Case("cortex-m7", CortexMTarget{"cortex-m7", "thumbv7em-none-eabihf",
+                                       kThumbDataLayout, "fpv5-d16"})
+      .Case("cortex-m33",
+            CortexMTarget{"cortex-m33", "thumbv8m.main-none-eabihf",
+                          kThumbDataLayout, "fpv5-sp-d16"})
+      .Case("cortex-m55",
+            CortexMTarget{"cortex-m55", "thumbv8.1m.main-none-eabihf",
+                          kThumbDataLayout, "auto"})
+      .Default(std::nullopt);
+}
+
+/// Appends the textual pipeline \p text to \p pm.
+static LogicalResult addText(OpPassManager &pm, StringRef text,
+                             std::string *errorMessage) {
+  std::string error;
+  llvm::raw_string_ostream os(error);
+  if (succeeded(parsePassPipeline(text, pm, os)))
+    return success();
+  if (errorMessage)
+    *errorMessage = "cortex-m-pipeline: " + error;
+  return failure();
+}
+
+/// Sets \p errorMessage and fails.
+static LogicalResult fail(std::string *errorMessage, const llvm::Twine &msg) {
+  if (errorMessage)
+    *errorMessage = ("cortex-m-pipeline: " + msg).str();
+  return failure();
+}
+
+/// Returns true if a pass named \p name is registered.
+static bool isRegistered(StringRef name) {
+  return PassInfo::lookup(name) || PassPipelineInfo::lookup(name);
+}
+
+LogicalResult
+mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
+                                         const TosaToCortexMOptions &options,
+                                         std::string *errorMessage) {
+  std::optional<CortexMTarget> target = getCortexMTarget(options.cpu);
+  if (!target)
+    return fail(errorMessage, "unknown cpu '" + options.cpu +
+                                  "' (expected cortex-m4, cortex-m7, "
+                                  "cortex-m33 or cortex-m55)");
+  StringRef stop = options.stopAfter;
+  if (!llvm::is_contained({"schedule", "linalg", "bufferize", "plan", "llvm"},
+                          stop))
+    return fail(errorMessage, "unknown stop-after '" + stop +
+                                  "' (expected schedule, linalg, bufferize, "
+                                  "plan or llvm)");
+  if (!llvm::is_contained({"exact", "input", "kahn", "rpo", "greedy"},
+                          StringRef(options.schedule)))
+    return fail(errorMessage, "unknown schedule '" + options.schedule +
+                                  "' (expected exact, input, kahn, rpo or "
+                                  "greedy)");
+  if (!llvm::is_contained({"best", "greedy-by-size", "no-reuse"},
+                          StringRef(options.placement)))
+    return fail(errorMessage, "unknown placement '" + options.placement +
+                                  "' (expected best, greedy-by-size or "
+                                  "no-reuse)");
+  if (options.sram < 0)
+    return fail(errorMessage, "sram must be a byte count >= 0");
+  if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
+    return fail(errorMessage, "alignment must be a power of two");
+
+  // 1. Optional partition of concat + conv.
+  StringRef partition = options.partition;
+  if (partition != "off") {
+    if (partition != "auto" && partition != "always")
+      return fail(errorMessage, "unknown partition '" + partition +
+                                    "' (expected auto, off or always)");
+    if (!isRegistered("partition-concat"))
+      return fail(errorMessage, "partition=" + partition +
+                                    " needs the partition-concat pass, "
+                                    "which this build does not have; use "
+                                    "partition=off");
+    if (failed(addText(
+            pm,
+            llvm::formatv("func.func(partition-concat{{mode={0}})", partition)
+                .str(),
+            errorMessage)))
+      return failure();
+  }
+
+  // 2. Memory-aware schedule on TOSA; fails when the peak exceeds sram.
+  {
+    MemorySchedulePassOptions schedule;
+    schedule.algorithm = options.schedule;
+    schedule.budget = options.sram;
+    schedule.timeLimitMs = options.scheduleTimeLimitMs;
+    schedule.recordTime = false;
+    pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(schedule));
+  }
+  if (stop == "schedule")
+    return success();
+
+  // 3. TOSA to linalg. Dialect conversion rewrites each op where it stands, so
+  // the scheduled order is kept.
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+  if (failed(addText(
+          pm,
+          "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
+          "use-32-bit=false}),canonicalize",
+          errorMessage)))
+    return failure();
+  if (stop == "linalg")
+    return success();
+
+  // 4. One-shot bufferization: concat operands and padded inputs are written
+  // into their slice of the destination (empty-tensor elimination), reshapes
+  // become views, elementwise ops reuse a dying input.
+  pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass());
+  if (failed(addText(pm,
+                     "eliminate-empty-tensors,"
+                     "one-shot-bufferize{bufferize-function-boundaries "
+                     "function-boundary-type-conversion=identity-layout-map},"
+                     "canonicalize,"
+                     "buffer-results-to-out-params{hoist-static-allocs "
+                     "modify-public-functions},"
+                     "cse,canonicalize,func.func(memref-copy-to-linalg)",
+                     errorMessage)))
+    return failure();
+  if (stop == "bufferize")
+    return success();
+
+  // 5. Static arena planning.
+  bool havePlanner =
+      isRegistered("memplan-plan-arena") && isRegistered("memplan-lower");
+  if (havePlanner) {
+    if (failed(addText(pm,
+                       llvm::formatv("func.func(memplan-plan-arena{{"
+                                     "alignment={0} capacity={1} "
+                                     "algorithm={2}})",
+                                     options.alignment, options.sram,
+                                     options.placement)
+                           .str(),
+                       errorMessage)))
+      return failure();
+    if (stop == "plan")
+      return success();
+    if (failed(addText(pm, "memplan-lower", errorMessage)))
+      return failure();
+  } else {
+    if (stop == "plan")
+      return fail(errorMessage,
+                  "stop-after=plan needs the memplan-plan-arena pass, "
+                  "which this build does not have");
+    // Without the planner every buffer is a malloc/free pair.
+    if (failed(addText(pm, "buffer-deallocation-pipeline,canonicalize",
+                       errorMessage)))
+      return failure();
+  }
+
+  // 6. LLVM dialect for the CPU: 32-bit index, bare pointers at calls.
+  if (failed(addText(
+          pm,
+          "func.func(convert-linalg-to-loops),expand-strided-metadata,"
+          "lower-affine,convert-scf-to-cf,"
+          "finalize-memref-to-llvm{index-bitwidth=32},"
+          "convert-arith-to-llvm{index-bitwidth=32},convert-math-to-llvm,"
+          "convert-cf-to-llvm{index-bitwidth=32},"
+          "convert-func-to-llvm{index-bitwidth=32 "
+          "use-bare-ptr-memref-call-conv},"
+          "convert-index-to-llvm{index-bitwidth=32},"
+          "reconcile-unrealized-casts,canonicalize",
+          errorMessage)))
+    return failure();
+  SetLLVMTargetPassOptions targetOptions;
+  targetOptions.triple = target->triple.str();
+  targetOptions.dataLayout = target->dataLayout.str();
+  pm.addPass(createSetLLVMTargetPass(targetOptions));
+  return success();
+}
+
+void mlir::memopt::registerMemOptPipelines() {
+  registerPassPipeline(
+      "cortex-m-pipeline",
+      "Lower TOSA to scheduled, bufferized, arena-planned LLVM dialect code "
+      "for a Cortex-M",
+      [](OpPassManager &pm, StringRef optionsText,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        TosaToCortexMOptions options;
+        if (failed(options.parseFromString(optionsText)))
+          return failure();
+        std::string error;
+        if (failed(buildTosaToCortexMPipeline(pm, options, &error)))
+          return errorHandler(error);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)> optHandler) {
+        optHandler(TosaToCortexMOptions());
+      });
+}

@@ -1,0 +1,53 @@
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=schedule" | FileCheck %s --check-prefix=SCHED
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=linalg" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LINALG
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=bufferize" | FileCheck %s --check-prefix=BUF
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=plan alignment=32" | FileCheck %s --check-prefix=PLAN
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m33" | FileCheck %s --check-prefix=LLVM
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m7" | FileCheck %s --check-prefix=M7
+
+// The Liberis & Lane (2019) Fig. 1 graph: the file order peaks at 5216
+// bytes, the optimal order (op1, op4, op6, op2, op3, op5, op7) at 4960.
+
+// SCHED-LABEL: func.func @main
+// SCHED-SAME: memopt.optimal = true
+// SCHED-SAME: memopt.peak_bytes = 4960
+
+// The TOSA -> linalg conversion keeps the scheduled order: the convs appear
+// as op1, op4, op6, op2, op3.
+// LINALG-LABEL: func.func @main
+// LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op1")
+// LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op4")
+// LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op6")
+// LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op2")
+// LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op3")
+
+// Bufferized: the result is an out-parameter and the concat operands are
+// written straight into their slice of it (no copy), in the scheduled order:
+// op6 (channels 4..7) before op5 (channels 0..3).
+// BUF-LABEL: func.func @main
+// BUF-SAME: (%{{.*}}: memref<1x14x14x2xf32>, %[[OUT:.*]]: memref<1x4x4x8xf32>)
+// BUF-NOT: copy
+// BUF: memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUF-NOT: copy
+// BUF: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
+// BUF-NOT: copy
+// BUF-NOT: tensor.
+// BUF: return
+
+// The planned IR: one arena, every buffer placed in it, no allocation left.
+// PLAN-LABEL: func.func @main
+// PLAN-SAME: memplan.arena_alignment = 32
+// PLAN: memplan.arena align 32
+// PLAN-NOT: memref.alloc
+// PLAN: memplan.place
+// PLAN-NOT: memref.alloc
+// PLAN: return
+
+// LLVM: module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv8m.main-none-eabihf"}
+// The arena is the trailing pointer argument.
+// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM-NOT: malloc
+// LLVM-NOT: memrefCopy
+// LLVM-NOT: func.func
+
+// M7: llvm.target_triple = "thumbv7em-none-eabihf"
