@@ -232,10 +232,11 @@ private:
   /// Returns a location naming tensor \p index, with an optional suffix.
   Location tensorLoc(int32_t index, StringRef suffix = "");
   /// Checks tensor \p index: in range, static shape, supported type. Fills the
-  /// cache entries. \p what names the role of the tensor in diagnostics.
+  /// cache entries.
   LogicalResult checkTensor(int32_t index);
   /// Returns the ranked type of checked tensor \p index.
   RankedTensorType tensorType(int32_t index) { return types[index]; }
+  /// Returns the shape of checked tensor \p index.
   ArrayRef<int64_t> shapeOf(int32_t index) { return types[index].getShape(); }
   /// Returns the raw constant bytes of tensor \p index, or std::nullopt if it
   /// has no data (an activation).
@@ -298,20 +299,34 @@ private:
   // Operators
   //===--------------------------------------------------------------------===//
 
+  /// Converts operator \p op (dispatches on its builtin code).
   LogicalResult importOperator(const tfl::Operator *op);
+  /// CONV_2D, DEPTHWISE_CONV_2D and FULLY_CONNECTED.
   LogicalResult convLike(const tfl::Operator *op, bool depthwise,
                          bool fullyConnected);
+  /// ADD and MUL.
   LogicalResult binary(const tfl::Operator *op, bool isMul);
+  /// CONCATENATION.
   LogicalResult concatenation(const tfl::Operator *op);
+  /// AVERAGE_POOL_2D and MAX_POOL_2D.
   LogicalResult pool(const tfl::Operator *op, bool isAverage);
+  /// RESHAPE.
   LogicalResult reshapeOp(const tfl::Operator *op);
+  /// SOFTMAX.
   LogicalResult softmax(const tfl::Operator *op);
+  /// QUANTIZE.
   LogicalResult quantizeOp(const tfl::Operator *op);
+  /// DEQUANTIZE.
   LogicalResult dequantizeOp(const tfl::Operator *op);
+  /// RELU and RELU6.
   LogicalResult reluOp(const tfl::Operator *op, bool six);
+  /// PAD and PADV2.
   LogicalResult pad(const tfl::Operator *op, bool v2);
+  /// TRANSPOSE.
   LogicalResult transpose(const tfl::Operator *op);
+  /// MEAN.
   LogicalResult mean(const tfl::Operator *op);
+  /// SVDF (stateful: adds an argument and a result to the function).
   LogicalResult svdf(const tfl::Operator *op);
 
   /// Checks that \p op has between \p minIn and \p maxIn inputs and exactly
@@ -323,17 +338,21 @@ private:
   int32_t input(const tfl::Operator *op, unsigned i) {
     return i < op->inputs()->size() ? op->inputs()->Get(i) : -1;
   }
+  /// Output \p i of \p op.
   int32_t output(const tfl::Operator *op, unsigned i = 0) {
     return op->outputs()->Get(i);
   }
   /// Records \p value as tensor \p index.
   LogicalResult define(int32_t index, Value value);
 
+  /// The verified model, its file name (for locations) and the context.
   const tfl::Model *model;
   StringRef fileName;
   MLIRContext *context;
+  /// Builds the function body.
   OpBuilder builder;
   TFLiteImportOptions options;
+  /// The imported subgraph (the first and only one) and its tensors.
   const tfl::SubGraph *subgraph = nullptr;
   const flatbuffers::Vector<flatbuffers::Offset<tfl::Tensor>> *tensors =
       nullptr;
@@ -1122,9 +1141,9 @@ LogicalResult TFLiteImporter::binary(const tfl::Operator *op, bool isMul) {
   if (failed(va) || failed(vb))
     return failure();
   bool quantized = elt.isInteger(8);
-  Location opLoc2 = quantized || act != tfl::ActivationFunctionType::NONE
-                        ? tensorLoc(out, isMul ? "mul" : "add")
-                        : loc;
+  Location innerLoc = quantized || act != tfl::ActivationFunctionType::NONE
+                          ? tensorLoc(out, isMul ? "mul" : "add")
+                          : loc;
   auto shapeLike = [&](Value v, Type e) {
     return RankedTensorType::get(cast<RankedTensorType>(v.getType()).getShape(),
                                  e);
@@ -1133,10 +1152,10 @@ LogicalResult TFLiteImporter::binary(const tfl::Operator *op, bool isMul) {
   if (!quantized) {
     if (isMul)
       result = create("tosa.mul", outType,
-                      {*va, *vb, scalarConst(builder.getI8Type(), 0, opLoc2)},
-                      {}, opLoc2);
+                      {*va, *vb, scalarConst(builder.getI8Type(), 0, innerLoc)},
+                      {}, innerLoc);
     else
-      result = create("tosa.add", outType, {*va, *vb}, {}, opLoc2);
+      result = create("tosa.add", outType, {*va, *vb}, {}, innerLoc);
   } else {
     QuantParams qa = quant(a), qb = quant(b), qo = quant(out);
     if (qa.scales.size() != 1 || qb.scales.size() != 1 || qo.scales.size() != 1)
@@ -1151,9 +1170,10 @@ LogicalResult TFLiteImporter::binary(const tfl::Operator *op, bool isMul) {
                                     qb.zeroPoint(), 0, tensorLoc(out, "rhs"));
       if (failed(ra) || failed(rb))
         return failure();
-      Value prod = create(
-          "tosa.mul", accType,
-          {*ra, *rb, scalarConst(builder.getI8Type(), 0, opLoc2)}, {}, opLoc2);
+      Value prod =
+          create("tosa.mul", accType,
+                 {*ra, *rb, scalarConst(builder.getI8Type(), 0, innerLoc)}, {},
+                 innerLoc);
       FailureOr<Value> r = rescale(
           prod, outType, {qa.scale() * qb.scale() / qo.scale()}, 0,
           qo.zeroPoint(),
@@ -1175,7 +1195,7 @@ LogicalResult TFLiteImporter::binary(const tfl::Operator *op, bool isMul) {
                   qb.zeroPoint(), 0, tensorLoc(out, "rhs"));
       if (failed(ra) || failed(rb))
         return failure();
-      Value sum = create("tosa.add", accType, {*ra, *rb}, {}, opLoc2);
+      Value sum = create("tosa.add", accType, {*ra, *rb}, {}, innerLoc);
       FailureOr<Value> r = rescale(
           sum, outType, {twiceMax / (shift * qo.scale())}, 0, qo.zeroPoint(),
           act != tfl::ActivationFunctionType::NONE ? tensorLoc(out, "rescale")

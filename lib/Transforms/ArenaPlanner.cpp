@@ -3,6 +3,14 @@
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
+//
+// The placement algorithms: no reuse, TFLite Micro's greedy-by-size, and
+// `best`, which runs a portfolio of greedy placements and then the exact
+// search of ArenaSearch.cpp toward the liveness lower bound (or the
+// capacity). Also the lower bound, the plan check and the MiniMalloc CSV
+// reader. docs/ArenaPlanning.md describes the algorithms.
+//
+//===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/ArenaPlanner.h"
 

@@ -1026,7 +1026,7 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
         break;
     }
     bool outOfTime =
-        (++outcome.statesExplored & 255) == 0 && Clock::now() >= deadline;
+        (++outcome.statesExplored & 15) == 0 && Clock::now() >= deadline;
     if (outOfTime || (maxStates && states.size() >= maxStates)) {
       // f is admissible and no entry has a smaller f: no order beats it.
       outcome.limitReached = true;

@@ -172,6 +172,21 @@ static bool reorderInsertChain(tensor::EmptyOp empty) {
 }
 
 namespace {
+/// Decomposes a `tensor.pad` whose source has no other user into
+/// `tensor.empty` + `linalg.fill` + `tensor.insert_slice`. A source with
+/// other users would keep living, now in the larger padded buffer, so its pad
+/// stays a transient copy.
+struct DecomposeSoleUsePad : linalg::DecomposePadOpPattern {
+  using DecomposePadOpPattern::DecomposePadOpPattern;
+
+  LogicalResult matchAndRewrite(tensor::PadOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.getSource().hasOneUse() || !op.getSource().getDefiningOp())
+      return rewriter.notifyMatchFailure(op, "source has other users");
+    return DecomposePadOpPattern::matchAndRewrite(op, rewriter);
+  }
+};
+
 /// Marks tensor arguments read-only and makes elementwise ops write over an
 /// input that dies at them.
 struct PrepareBufferizationPass
@@ -191,7 +206,8 @@ struct PrepareBufferizationPass
     // empty-tensor elimination lets the producer write into the interior of
     // the padded buffer.
     RewritePatternSet patterns(&getContext());
-    linalg::populateDecomposePadPatterns(patterns);
+    if (decomposePads)
+      patterns.add<DecomposeSoleUsePad>(&getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
     for (auto empty :

@@ -45,7 +45,7 @@
 
 // LLVM: module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv8m.main-none-eabihf"}
 // The arena is the trailing pointer argument.
-// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr)
+// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr {llvm.noalias})
 // LLVM-NOT: malloc
 // LLVM-NOT: memrefCopy
 // LLVM-NOT: func.func

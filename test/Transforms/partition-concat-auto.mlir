@@ -1,6 +1,8 @@
 // RUN: mem-opt %s --split-input-file --partition-concat | FileCheck %s
 // RUN: mem-opt %s --split-input-file --memory-schedule=record-time=false | FileCheck %s --check-prefix=SCHED
 // RUN: mem-opt %s --split-input-file --partition-concat --memory-schedule=record-time=false | FileCheck %s --check-prefix=BOTH
+// The pass runs through Debian's mlir-opt-22 with the plugin too.
+// RUN: mlir-opt %s --split-input-file --load-pass-plugin=%mem_opt_plugin --pass-pipeline="builtin.module(func.func(partition-concat))" | FileCheck %s
 
 // mode=auto rewrites a site only if the optimal peak goes down. Peaks by
 // hand, canonical model (docs/MemoryModel.md), f32:

@@ -1,5 +1,6 @@
 // RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization))" | FileCheck %s
 // RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization{in-place-elementwise=false}))" | FileCheck %s --check-prefix=OFF
+// RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization{decompose-pads=true}))" | FileCheck %s --check-prefix=PAD
 
 #id = affine_map<(d0) -> (d0)>
 
@@ -94,17 +95,27 @@ func.func @overlap(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
 
 // -----
 
-// A pad becomes an empty tensor, a fill and an insert_slice (a subset that
-// empty-tensor elimination lets the producer write into).
+// With decompose-pads, a pad of a value used only there becomes an empty
+// tensor, a fill and an insert_slice (a subset that empty-tensor elimination
+// lets the producer write into); a pad of an argument stays.
 // CHECK-LABEL: func.func @pad
-// CHECK-NOT: tensor.pad
-// CHECK: linalg.fill
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[1] [4] [1] : tensor<4xf32> into tensor<6xf32>
-func.func @pad(%a: tensor<4xf32>) -> tensor<6xf32> {
+// CHECK-COUNT-2: tensor.pad
+// PAD-LABEL: func.func @pad
+// PAD: tensor.pad %arg0
+// PAD: linalg.fill
+// PAD: tensor.insert_slice %{{.*}} into %{{.*}}[1] [4] [1] : tensor<4xf32> into tensor<6xf32>
+// PAD-NOT: tensor.pad
+func.func @pad(%a: tensor<4xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
   %z = arith.constant 0.0 : f32
-  %p = tensor.pad %a low[1] high[1] {
+  %q = tensor.pad %a low[1] high[1] {
   ^bb0(%i: index):
     tensor.yield %z : f32
   } : tensor<4xf32> to tensor<6xf32>
-  return %p : tensor<6xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %b = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %p = tensor.pad %b low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<4xf32> to tensor<6xf32>
+  return %q, %p : tensor<6xf32>, tensor<6xf32>
 }

@@ -1,5 +1,4 @@
-//===- ArenaPlanner.h - Static placement of buffers in one arena -*- C++
-//-*-===//
+//===- ArenaPlanner.h - Static buffer placement in one arena ----*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
@@ -82,11 +81,14 @@ int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
 /// Sizes must be >= 0 and start <= end. Two buffers collide when both sizes
 /// are positive and their lifetimes overlap as isValidPlan defines it
 /// (a.start < b.end && b.start < a.end; an empty lifetime [t, t) collides
-/// with the buffers alive both before and after t). `Best` is deterministic:
-/// the same input gives the same plan, unless `options.timeLimitMs` stops the
-/// search, in which case it returns the best plan found so far (never worse
-/// than greedy-by-size). With a capacity it returns the first plan found that
-/// fits, otherwise the smallest. See docs/ArenaPlanning.md.
+/// with the buffers alive both before and after t).
+///
+/// `Best` returns, with a capacity, the first plan found that fits, and
+/// without one the smallest plan found (never worse than greedy-by-size). It
+/// is deterministic: the same input gives the same plan, unless
+/// `options.timeLimitMs` stops the search first; then it returns what it has
+/// (std::nullopt if no plan fitting the capacity was found yet). See
+/// docs/ArenaPlanning.md.
 std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,
                                    const PlacementOptions &options);
 
