@@ -80,6 +80,40 @@ static bool isViewLikeOp(Operation *op) {
              tensor::CastOp>(op);
 }
 
+// An int8 convolution, depthwise convolution or matmul whose only user is a
+// narrowing tosa.rescale is fused with it by the lowering
+// (fuse-rescale-accumulators): the rescale's loop computes one output pixel
+// (one row of a matmul) at a time, so the i32 accumulator is one pixel's
+// channels, never the whole tensor. The model counts exactly that: the
+// accumulator's buffer is its last dimension (channels) times the element
+// size, and the rescale also reads the accumulator op's inputs, which the
+// fused loop keeps live until the rescale's step. A depthwise convolution is
+// fused only if its channel or multiplier count is 1, as in the lowering.
+
+/// Returns true if \p op's accumulator is fused into its rescale.
+static bool isFusedAccumulator(Operation *op) {
+  if (!isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op) ||
+      op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return false;
+  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
+    if (!weight || weight.getRank() != 4 ||
+        (weight.getDimSize(2) != 1 && weight.getDimSize(3) != 1))
+      return false;
+  }
+  auto rescale = dyn_cast<tosa::RescaleOp>(*op->getResult(0).user_begin());
+  if (!rescale)
+    return false;
+  auto inType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto outType = dyn_cast<RankedTensorType>(rescale.getOutput().getType());
+  if (!inType || !outType || inType.getRank() == 0 ||
+      !inType.getElementType().isIntOrFloat() ||
+      !outType.getElementType().isIntOrFloat())
+    return false;
+  return outType.getElementType().getIntOrFloatBitWidth() <
+         inType.getElementType().getIntOrFloatBitWidth();
+}
+
 /// Returns true if ops of \p op's dialect have a known memory behaviour: they
 /// read their operands and write fresh results.
 static bool isKnownDialect(Operation *op) {
@@ -150,6 +184,8 @@ private:
   std::optional<NodeId> lastEffectNode;
   /// Results of the accumulating adds modelled so far.
   DenseSet<Value> accumulated;
+  /// Convolutions and matmuls fused into their rescale (isFusedAccumulator).
+  DenseSet<Operation *> fusedAccumulators;
 };
 } // namespace memopt
 } // namespace mlir
@@ -186,8 +222,12 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     if (std::optional<BufferId> buffer = graph.lookupBuffer(operand))
       node.inputs.push_back(*buffer);
     if (Operation *def = operand.getDefiningOp())
-      if (std::optional<NodeId> pred = graph.lookupNode(def))
+      if (std::optional<NodeId> pred = graph.lookupNode(def)) {
         node.preds.push_back(*pred);
+        // The rescale's fused loop reads the accumulator op's inputs.
+        if (fusedAccumulators.contains(def))
+          llvm::append_range(node.inputs, graph.nodes[*pred].inputs);
+      }
   }
   if (!isMemoryEffectFree(op)) {
     if (lastEffectNode)
@@ -215,6 +255,13 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   for (Value result : op->getResults())
     if (isa<TensorType>(result.getType()))
       graph.nodes[id].outputs.push_back(addBuffer(result, id));
+  if (isFusedAccumulator(op)) {
+    // One pixel of the accumulator: its channels.
+    auto type = cast<RankedTensorType>(op->getResult(0).getType());
+    Buffer &buffer = graph.buffers[graph.nodes[id].outputs.front()];
+    buffer.bytes /= type.getNumElements() / type.getShape().back();
+    fusedAccumulators.insert(op);
+  }
   return success();
 }
 

@@ -139,7 +139,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (failed(addText(
           pm,
           "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
-          "use-32-bit=false}),canonicalize",
+          "use-32-bit=false}),canonicalize,"
+          // int8 conv/depthwise/matmul computed per output pixel inside the
+          // loop of their rescale: no i32 accumulator tensor.
+          "func.func(fuse-rescale-accumulators),canonicalize",
           errorMessage)))
     return failure();
   if (stop == "linalg")
@@ -154,6 +157,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"
+                     // The per-pixel accumulators of the fused loops are
+                     // allocated once, at function level, for the planner.
+                     "func.func(buffer-loop-hoisting),"
                      "buffer-results-to-out-params{hoist-static-allocs "
                      "modify-public-functions},"
                      "cse,canonicalize,func.func(memref-copy-to-linalg)",

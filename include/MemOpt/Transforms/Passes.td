@@ -404,4 +404,33 @@ def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   ];
 }
 
+def FuseRescaleAccumulatorsPass
+    : Pass<"fuse-rescale-accumulators", "func::FuncOp"> {
+  let summary = "Fuse int8 conv/depthwise/matmul into the rescale of their "
+                "i32 accumulator";
+  let description = [{
+    On linalg-on-tensors (after TOSA to linalg, before bufferization): for
+    each elementwise `linalg.generic` that narrows (the lowered
+    `tosa.rescale` i32 -> i8) and whose only activation input is the single
+    use of a convolution, depthwise convolution or matmul (possibly through
+    elementwise ops on the accumulator type, such as the bias add of a
+    depthwise convolution), tiles the generic over the output pixels (N, H, W
+    of a convolution; batch and row of a matmul; tile size 1, all channels)
+    and fuses the accumulating op and its zero/bias initialization into the
+    loop. The accumulator becomes one pixel (channels x i32), never the whole
+    i32 tensor, as in MCU int8 kernels. Padded inputs are not fused.
+
+    First, a `depthwise_conv_2d_nhwc_hwcm[_q]` whose result is collapsed to
+    4-d is rewritten to `depthwise_conv_2d_nhwc_hwc[_q]` (multiplier 1) or
+    `conv_2d_nhwc_hwcf[_q]` (one input channel), so the collapse does not
+    stop the fusion; other multipliers are not fused.
+
+    After bufferization the per-pixel buffer is allocated inside the loop;
+    `buffer-loop-hoisting` moves it to function level for the arena planner.
+    `DataflowGraph` counts the same buffers (docs/MemoryModel.md).
+  }];
+  let dependentDialects = ["linalg::LinalgDialect", "scf::SCFDialect",
+                           "tensor::TensorDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,306 @@
+//===- FuseRescaleAccumulators.cpp - fuse-rescale-accumulators pass -------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Fuses an int8 convolution, depthwise convolution or matmul into the
+// elementwise op that rescales its i32 accumulator, as MCU kernels do: the
+// rescale is tiled to one output pixel (one row for a matmul) with all
+// channels, and the accumulator op and its bias/zero initialization are
+// computed inside that loop, so the i32 accumulator is one pixel, never the
+// whole tensor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/Dialect/Utils/ReshapeOpsUtils.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir {
+namespace memopt {
+#define GEN_PASS_DEF_FUSERESCALEACCUMULATORSPASS
+#include "MemOpt/Transforms/Passes.h.inc"
+} // namespace memopt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+/// Returns the number of leading output dimensions of \p op that are
+/// independent output pixels (N, H, W of a convolution; batch and row of a
+/// matmul), or 0 if \p op is not an accumulating op this pass fuses.
+static unsigned getNumPixelDims(Operation *op) {
+  if (isa<linalg::Conv2DNhwcFhwcOp, linalg::Conv2DNhwcFhwcQOp,
+          linalg::Conv2DNhwcHwcfOp, linalg::Conv2DNhwcHwcfQOp,
+          linalg::DepthwiseConv2DNhwcHwcOp, linalg::DepthwiseConv2DNhwcHwcQOp>(
+          op))
+    return 3;
+  if (isa<linalg::BatchMatmulOp, linalg::QuantizedBatchMatmulOp>(op))
+    return 2;
+  if (isa<linalg::MatmulOp, linalg::QuantizedMatmulOp>(op))
+    return 1;
+  return 0;
+}
+
+/// Returns true if \p value is a weight (a constant), not an activation.
+static bool isConstantValue(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Returns true if \p op is an all-parallel linalg.generic with one tensor
+/// result and identity output map.
+static bool isElementwiseGeneric(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  return generic && generic.getNumDpsInits() == 1 &&
+         generic.getNumResults() == 1 &&
+         generic.getNumLoops() == generic.getNumParallelLoops() &&
+         generic.getMatchingIndexingMap(generic.getDpsInitOperand(0))
+             .isIdentity();
+}
+
+/// Returns the element bit width of the tensor \p value, or 0.
+static unsigned getElementBits(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  if (!type || !type.getElementType().isIntOrFloat())
+    return 0;
+  return type.getElementType().getIntOrFloatBitWidth();
+}
+
+namespace {
+/// A rescale and the ops fused into its tile loop.
+struct FusionChain {
+  /// The narrowing elementwise op that is tiled (the lowered rescale).
+  linalg::GenericOp consumer;
+  /// The accumulating op (convolution or matmul).
+  linalg::LinalgOp accumulator;
+  /// Every producer fused into the loop: the accumulator, the elementwise
+  /// i32 ops between it and the consumer (a depthwise bias add), and the
+  /// accumulator's initialization (zero fill or bias broadcast).
+  llvm::SetVector<Operation *> fused;
+};
+
+/// Rewrites `collapse_shape(depthwise_conv_2d_nhwc_hwcm[_q])` that merges
+/// the channel and multiplier dimensions, when one of them is 1, into a
+/// 4-d op: a depthwise_conv_2d_nhwc_hwc[_q] (multiplier 1) or a
+/// conv_2d_nhwc_hwcf[_q] (one input channel, whose HWCM filter is an HWCF
+/// filter). tosa-to-linalg produces the 5-d form, whose collapse_shape would
+/// stop the fusion.
+struct DepthwiseToFourDims : OpRewritePattern<tensor::CollapseShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(tensor::CollapseShapeOp collapse,
+                                PatternRewriter &rewriter) const override {
+    Operation *def = collapse.getSrc().getDefiningOp();
+    if (!def ||
+        !isa<linalg::DepthwiseConv2DNhwcHwcmOp,
+             linalg::DepthwiseConv2DNhwcHwcmQOp>(def) ||
+        !collapse.getSrc().hasOneUse())
+      return failure();
+    auto dw = cast<linalg::LinalgOp>(def);
+    SmallVector<ReassociationIndices> expected = {{0}, {1}, {2}, {3, 4}};
+    if (collapse.getReassociationIndices() != expected)
+      return failure();
+    Value input = dw.getDpsInputOperand(0)->get();
+    Value filter = dw.getDpsInputOperand(1)->get();
+    auto filterType = cast<RankedTensorType>(filter.getType());
+    if (!filterType.hasStaticShape())
+      return failure();
+    int64_t channels = filterType.getDimSize(2);
+    int64_t multiplier = filterType.getDimSize(3);
+    if (channels != 1 && multiplier != 1)
+      return failure();
+
+    Location loc = dw.getLoc();
+    Value init = tensor::CollapseShapeOp::create(
+        rewriter, loc, dw.getDpsInitOperand(0)->get(), expected);
+    SmallVector<Value> inputs = {input};
+    bool quantized = isa<linalg::DepthwiseConv2DNhwcHwcmQOp>(def);
+    SmallVector<NamedAttribute> attrs = {
+        rewriter.getNamedAttr("strides", def->getAttr("strides")),
+        rewriter.getNamedAttr("dilations", def->getAttr("dilations"))};
+    Type resultTypes = collapse.getResultType();
+    Operation *replacement;
+    if (multiplier == 1) {
+      // HWC1 -> HWC: one output channel per input channel.
+      inputs.push_back(tensor::CollapseShapeOp::create(
+          rewriter, loc, filter,
+          SmallVector<ReassociationIndices>{{0}, {1}, {2, 3}}));
+      llvm::append_range(inputs, llvm::drop_begin(dw.getDpsInputs(), 2));
+      if (quantized)
+        replacement = linalg::DepthwiseConv2DNhwcHwcQOp::create(
+            rewriter, loc, resultTypes, inputs, ValueRange{init}, attrs);
+      else
+        replacement = linalg::DepthwiseConv2DNhwcHwcOp::create(
+            rewriter, loc, resultTypes, inputs, ValueRange{init}, attrs);
+    } else {
+      // One input channel: out[.., m] = sum in[.., 0] * w[kh, kw, 0, m], a
+      // convolution whose HWCF filter is the HWCM filter itself.
+      inputs.push_back(filter);
+      llvm::append_range(inputs, llvm::drop_begin(dw.getDpsInputs(), 2));
+      if (quantized)
+        replacement = linalg::Conv2DNhwcHwcfQOp::create(
+            rewriter, loc, resultTypes, inputs, ValueRange{init}, attrs);
+      else
+        replacement = linalg::Conv2DNhwcHwcfOp::create(
+            rewriter, loc, resultTypes, inputs, ValueRange{init}, attrs);
+    }
+    rewriter.replaceOp(collapse, replacement->getResults());
+    rewriter.eraseOp(def);
+    return success();
+  }
+};
+
+/// Fuses every rescaled accumulator of a function.
+struct FuseRescaleAccumulatorsPass
+    : memopt::impl::FuseRescaleAccumulatorsPassBase<
+          FuseRescaleAccumulatorsPass> {
+  using FuseRescaleAccumulatorsPassBase::FuseRescaleAccumulatorsPassBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Adds to \p chain the producers of \p op's activation input, down to an
+  /// accumulator; returns false if there is none.
+  bool collectChain(linalg::GenericOp op, FusionChain &chain);
+};
+} // namespace
+
+bool FuseRescaleAccumulatorsPass::collectChain(linalg::GenericOp op,
+                                               FusionChain &chain) {
+  // The one activation input of `op`, read element for element.
+  OpOperand *activation = nullptr;
+  for (OpOperand *operand : op.getDpsInputOperands()) {
+    if (isConstantValue(operand->get()))
+      continue;
+    if (activation)
+      return false;
+    activation = operand;
+  }
+  if (!activation || !op.getMatchingIndexingMap(activation).isIdentity())
+    return false;
+  Value value = activation->get();
+  Operation *def = value.getDefiningOp();
+  if (!def || !value.hasOneUse() || def->getNumResults() != 1)
+    return false;
+
+  if (getNumPixelDims(def) != 0) {
+    auto acc = cast<linalg::LinalgOp>(def);
+    if (acc.getNumDpsInits() != 1 ||
+        acc.getRank(acc.getDpsInitOperand(0)) != op.getNumLoops())
+      return false;
+    chain.accumulator = acc;
+    chain.fused.insert(def);
+    // Its zero fill or bias broadcast, if nothing else reads it.
+    Value init = acc.getDpsInitOperand(0)->get();
+    Operation *initDef = init.getDefiningOp();
+    if (initDef && init.hasOneUse() &&
+        (isa<linalg::FillOp>(initDef) || isElementwiseGeneric(initDef)))
+      chain.fused.insert(initDef);
+    return true;
+  }
+  // An elementwise op on the accumulator type (a depthwise bias add).
+  if (!isElementwiseGeneric(def) ||
+      getElementBits(value) != getElementBits(activation->get()))
+    return false;
+  auto generic = cast<linalg::GenericOp>(def);
+  if (generic.getNumLoops() != op.getNumLoops() ||
+      getElementBits(generic.getDpsInitOperand(0)->get()) !=
+          getElementBits(value))
+    return false;
+  for (OpOperand *operand : generic.getDpsInputOperands())
+    if (!isConstantValue(operand->get()) &&
+        getElementBits(operand->get()) != getElementBits(value))
+      return false;
+  chain.fused.insert(def);
+  return collectChain(generic, chain);
+}
+
+void FuseRescaleAccumulatorsPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  MLIRContext *context = &getContext();
+
+  // 1. Four-dimensional depthwise convolutions, with their initializations
+  // reshaped (fill and empty fold through the collapse).
+  {
+    RewritePatternSet patterns(context);
+    patterns.add<DepthwiseToFourDims>(context);
+    linalg::FillOp::getCanonicalizationPatterns(patterns, context);
+    tensor::CollapseShapeOp::getCanonicalizationPatterns(patterns, context);
+    tensor::EmptyOp::getCanonicalizationPatterns(patterns, context);
+    if (failed(applyPatternsGreedily(func, std::move(patterns))))
+      return signalPassFailure();
+  }
+
+  // 2. The chains: a narrowing elementwise op whose activation input is an
+  // accumulator, possibly through elementwise ops on the accumulator type.
+  SmallVector<FusionChain> chains;
+  func.walk([&](linalg::GenericOp op) {
+    if (!isElementwiseGeneric(op) || op->getParentOp() != func)
+      return;
+    FusionChain chain;
+    chain.consumer = op;
+    if (!collectChain(op, chain))
+      return;
+    Value accumulated = chain.accumulator->getResult(0);
+    if (getElementBits(op.getResult(0)) >= getElementBits(accumulated))
+      return;
+    chains.push_back(std::move(chain));
+  });
+
+  // 3. Tile each consumer to one pixel with all channels, fusing the chain.
+  IRRewriter rewriter(context);
+  for (FusionChain &chain : chains) {
+    unsigned pixelDims = getNumPixelDims(chain.accumulator);
+    SmallVector<OpFoldResult> tileSizes(chain.consumer.getNumLoops(),
+                                        rewriter.getIndexAttr(0));
+    for (unsigned i = 0; i < pixelDims; ++i)
+      tileSizes[i] = rewriter.getIndexAttr(1);
+    scf::SCFTileAndFuseOptions options;
+    options.tilingOptions.setTileSizes(tileSizes);
+    const llvm::SetVector<Operation *> &fused = chain.fused;
+    options.setFusionControlFn(
+        [&fused](tensor::ExtractSliceOp, OpResult producer, bool)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          if (!fused.contains(producer.getOwner()))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+        });
+    rewriter.setInsertionPoint(chain.consumer);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(chain.consumer.getOperation()),
+            options);
+    if (failed(result)) {
+      chain.consumer.emitOpError("could not be fused with its accumulator");
+      return signalPassFailure();
+    }
+    if (result->fusedProducers.size() != fused.size()) {
+      chain.consumer.emitOpError("fused ")
+          << result->fusedProducers.size() << " of " << fused.size()
+          << " producers of its accumulator";
+      return signalPassFailure();
+    }
+    rewriter.replaceOp(chain.consumer, result->replacements.lookup(
+                                           chain.consumer->getResult(0)));
+  }
+
+  // 4. Slices of empty tensors become small empty tensors inside the loops,
+  // and the untiled producers are dead.
+  RewritePatternSet patterns(context);
+  tensor::populateFoldTensorEmptyPatterns(patterns);
+  tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
+  if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return signalPassFailure();
+}
