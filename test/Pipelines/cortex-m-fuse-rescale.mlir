@@ -1,0 +1,32 @@
+// int8 conv/depthwise/matmul + tosa.rescale through cortex-m-pipeline: no
+// full-size i32 accumulator is left in the planned IR, only one pixel per
+// fused loop (one row of the matmul), placed in the arena at function level.
+// The depthwise conv with 2 channels and multiplier 3 (dw3) is not fused and
+// keeps its 5x5x2x3 i32 accumulator. Execution on QEMU: qemu-int8-fused.mlir.
+// RUN: mem-opt %S/Inputs/int8_fused.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s
+
+// CHECK-LABEL: func.func @int8_fused
+// CHECK-NOT: xi32>{{.*}} = memref.alloc
+// dw1: 1 input channel, multiplier 4 -> a conv, one pixel of 4 channels.
+// CHECK: memplan.place {{.*}} to memref<1x1x1x4xi32>
+// CHECK-NEXT: scf.for
+// CHECK-NEXT: scf.for
+// CHECK: linalg.conv_2d_nhwc_hwcf_q {{.*}} outs({{.*}} : memref<1x1x1x4xi32>)
+// dw2: multiplier 1 -> a 4-d depthwise conv.
+// CHECK: memplan.place {{.*}} to memref<1x1x1x4xi32>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q {{.*}} outs({{.*}} : memref<1x1x1x4xi32>)
+// pw: 1x1 conv, two channels.
+// CHECK: memplan.place {{.*}} to memref<1x1x1x2xi32>
+// CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}} outs({{.*}} : memref<1x1x1x2xi32>)
+// dw3: not fused.
+// CHECK: memplan.place {{.*}} to memref<1x5x5x2x3xi32>
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwcm_q
+// fc: one row of 5 outputs.
+// CHECK: memplan.place {{.*}} to memref<1x1x5xi32>
+// CHECK: linalg.quantized_batch_matmul {{.*}} outs({{.*}} : memref<1x1x5xi32>)
+
+// No other i32 buffer: the full accumulators 5x5x4, 5x5x2 and 25x5 are gone.
+// RUN: mem-opt %S/Inputs/int8_fused.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=ALL
+// ALL-COUNT-5: memplan.place {{.*}}xi32>
+// ALL-NOT: memplan.place {{.*}}xi32>
+// ALL-NOT: memref.alloc

@@ -1,0 +1,62 @@
+// The cost model of an int8 conv + tosa.rescale (docs/MemoryModel.md): the
+// lowering (fuse-rescale-accumulators) computes the conv one pixel at a time
+// inside the rescale's loop, so the i32 accumulator is one pixel (16 channels
+// x 4 = 64 bytes), and the conv's input stays live until the rescale.
+// By hand, @fused: x 4x4x8 i8 = 128, acc 64, out 4x4x16 i8 = 256;
+//   step 0 (conv): x + acc = 192; step 1 (rescale): x + acc + out = 448.
+// @two_users: the accumulator has two readers, so it is not fused and is the
+// whole 4x4x16 i32 tensor (1024):
+//   step 0: x + acc = 1152; step 1: acc + r1 256 = 1280;
+//   step 2: acc + r1 + r2 = 1536.
+// @wide_depthwise: a depthwise conv with 2 channels and multiplier 3 is not
+// fused (as in the lowering): acc 4x4x6 i32 = 384; x 4x4x2 i8 = 32;
+//   step 0: 32 + 384 = 416; step 1: 384 + out 96 = 480.
+// RUN: mem-opt %s --memory-report -o /dev/null 2>&1 | FileCheck %s
+
+// CHECK:      memory report for @fused: 2 steps, peak 448 bytes at step 1 (out)
+// CHECK:        0  tosa.conv2d   acc   192
+// CHECK-NEXT:   1  tosa.rescale  out   448  <- peak
+// CHECK-NEXT: peak: 448 bytes; live: %arg0 (128) acc (64) out (256)
+func.func @fused(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("acc")
+  %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("out")
+  return %out : tensor<1x4x4x16xi8>
+}
+
+// CHECK:      memory report for @two_users: 3 steps, peak 1536 bytes at step 2 (r2)
+// CHECK:        0  tosa.conv2d   acc   1152
+// CHECK-NEXT:   1  tosa.rescale  r1    1280
+// CHECK-NEXT:   2  tosa.rescale  r2    1536  <- peak
+func.func @two_users(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>) {
+  %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("acc")
+  %r1 = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("r1")
+  %r2 = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("r2")
+  return %r1, %r2 : tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>
+}
+
+// CHECK:      memory report for @wide_depthwise: 2 steps, peak 480 bytes at step 1 (dwout)
+// CHECK:        0  tosa.depthwise_conv2d  dwacc   416
+// CHECK-NEXT:   1  tosa.rescale           dwout   480  <- peak
+func.func @wide_depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x6xi8> {
+  %w = "tosa.const"() <{values = dense<3> : tensor<1x1x2x3xi8>}> : () -> tensor<1x1x2x3xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<6xi32>}> : () -> tensor<6xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %acc = tosa.depthwise_conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x2xi8>, tensor<1x1x2x3xi8>, tensor<6xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x6xi32> loc("dwacc")
+  %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x6xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x6xi8> loc("dwout")
+  return %out : tensor<1x4x4x6xi8>
+}
