@@ -64,6 +64,23 @@ MODELS = [
     ("nas_cell", "reference", "examples/nas_cell.mlir", "bundled example"),
 ]
 
+# Real models through mem-opt-import: the TFLite Micro models of
+# ../shared/models/tflite (skipped when absent) and torchvision models
+# exported to ONNX with random weights by scripts/export-torchvision.py.
+SHARED_TFLITE = os.path.join("..", "shared", "models", "tflite")
+IMPORTED = [
+    ("tflite-person_detect", "TFLite Micro", {"tflite": "person_detect"}, "int8, 96x96 (TFLM arena 136 KiB)"),
+    ("tflite-micro_speech", "TFLite Micro", {"tflite": "micro_speech_quantized"}, "int8"),
+    ("tflite-keyword_scrambled", "TFLite Micro", {"tflite": "keyword_scrambled_8bit"}, "int8"),
+    ("tflite-mobilenet_v2", "TFLite Micro", {"tflite": "mobilenet_v2_quantized_1x3x224x224"}, "int8, 224x224"),
+    ("onnx-squeezenet1_1", "torchvision (ONNX)", {"torchvision": "squeezenet1_1", "resolution": 64}, "64x64"),
+    ("onnx-googlenet", "torchvision (ONNX)", {"torchvision": "googlenet", "resolution": 64}, "64x64"),
+    ("onnx-resnet18", "torchvision (ONNX)", {"torchvision": "resnet18", "resolution": 64}, "64x64"),
+    ("onnx-mobilenet_v2", "torchvision (ONNX)", {"torchvision": "mobilenet_v2", "resolution": 64}, "64x64"),
+    ("onnx-shufflenet_v2_x0_5", "torchvision (ONNX)", {"torchvision": "shufflenet_v2_x0_5", "resolution": 64}, "64x64"),
+    ("onnx-densenet121", "torchvision (ONNX)", {"torchvision": "densenet121", "resolution": 64}, "64x64"),
+]
+
 # Scaling series: (id, title, model arguments per size, sizes).
 SCALING = [
     ("randwire-cell", "RandWire cell WS(N, 4, 0.75), seed 1, N nodes",
@@ -110,12 +127,24 @@ class Tools:
         self.zoo = os.path.join(build, "bin", "mem-opt-zoo")
         self.memopt = os.path.join(build, "bin", "mem-opt")
         self.bench = os.path.join(build, "bin", "mem-opt-bench")
+        self.importer = os.path.join(build, "bin", "mem-opt-import")
         help_text = run([self.memopt, "--help"]).stdout
         self.has_partition = re.search(r"^\s*--partition-concat\b", help_text, re.M) is not None
         self.has_arena = re.search(r"^\s*--memplan-plan-arena\b", help_text, re.M) is not None
 
     def generate(self, source, path):
-        if isinstance(source, str):
+        if isinstance(source, dict):
+            model = source.get("tflite")
+            if model:
+                model = os.path.join(SHARED_TFLITE, model + ".tflite")
+            else:
+                out = path + ".onnx.d"
+                run(["/usr/bin/python3", "scripts/export-torchvision.py",
+                     "--model", source["torchvision"], "--out", out,
+                     "--resolution", str(source["resolution"])])
+                model = os.path.join(out, "model.onnx")
+            run([self.importer, model, "-o", path])
+        elif isinstance(source, str):
             with open(source) as src, open(path, "w") as dst:
                 dst.write(src.read())
         else:
@@ -174,6 +203,18 @@ class Tools:
     def timeline(self, path, svg, limit_ms):
         run([self.memopt, path, "--memory-report=format=svg compare=exact "
              "compare-time-limit-ms=%d output=%s" % (limit_ms, svg), "-o", os.devnull])
+
+
+def source_text(source):
+    """Where a model comes from, for the report."""
+    if isinstance(source, str):
+        return source
+    if isinstance(source, dict):
+        if "tflite" in source:
+            return "mem-opt-import %s/%s.tflite" % (SHARED_TFLITE, source["tflite"])
+        return ("scripts/export-torchvision.py --model %s --resolution %d | mem-opt-import"
+                % (source["torchvision"], source["resolution"]))
+    return "mem-opt-zoo " + " ".join(source)
 
 
 def ratio(a, b):
@@ -247,13 +288,19 @@ def main():
             os.remove(os.path.join(svg_dir, name))
 
     rows = []
-    for model_id, family, source, note in MODELS:
+    models = list(MODELS)
+    for entry in IMPORTED:
+        if "tflite" in entry[2] and not os.path.isdir(SHARED_TFLITE):
+            log("skipping %s: %s not found" % (entry[0], SHARED_TFLITE))
+            continue
+        models.append(entry)
+    for model_id, family, source, note in models:
         path = os.path.join(work, model_id + ".mlir")
         tools.generate(source, path)
         log("measuring %s" % model_id)
         row = tools.measure(path, args.repeat, args.time_limit_ms)
         row.update({"id": model_id, "family": family, "note": note,
-                    "source": source if isinstance(source, str) else "mem-opt-zoo " + " ".join(source)})
+                    "source": source_text(source)})
         row["model"] = model_id
         row["file"] = os.path.relpath(path)
         row["peak_partition"], row["partition_note"] = tools.partition_peak(path, args.time_limit_ms, work)
@@ -402,7 +449,10 @@ def write_markdown(path, meta, rows, scaling):
       % (meta["command"], meta["commit"], meta["date_utc"], meta["machine"], meta["report_seconds"]))
     w("rerun the command. Data: [benchmarks.csv](benchmarks.csv), [benchmarks.json](benchmarks.json);")
     w("timelines: [benchmarks/](benchmarks/). Models come from `mem-opt-zoo` ([Zoo.md](Zoo.md)),")
-    w("f32 with the zoo's default sizes unless the note says otherwise; the memory model is")
+    w("f32 with the zoo's default sizes unless the note says otherwise, except the real models")
+    w("imported with `mem-opt-import` ([Importers.md](Importers.md)): the TFLite Micro models of")
+    w("`../shared/models/tflite` and torchvision models exported to ONNX with random weights; the")
+    w("memory model is")
     w("[MemoryModel.md](MemoryModel.md), the scheduler [Scheduling.md](Scheduling.md).")
     w("")
     w("Columns: peaks in KiB of activation memory under each order. *file order* is the order")

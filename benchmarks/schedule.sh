@@ -2,7 +2,7 @@
 #===- schedule.sh - Benchmark the memory schedulers on the zoo ---------------===#
 #
 # Sets up and builds mem-opt, generates the zoo models (NAS cells, stacked NAS
-# networks, RandWire WS(32, 4, 0.75) cells with seeds 1-5) into
+# networks, RandWire WS(32, 4, 0.75) cells with seeds 1-5 in f32 and int8) into
 # build/bench/, and prints mem-opt-bench's table: peaks of every algorithm in
 # one run, the proven lower bound, and the median time of the exact engine
 # over 5 runs. Results are recorded in docs/Scheduling.md.
@@ -28,6 +28,11 @@ for seed in 1 2 3 4 5; do
   "$BUILD_DIR/bin/mem-opt-zoo" --model=randwire-ws --seed="$seed" \
     -o "$OUT/randwire-ws-seed$seed.mlir"
   files+=("$OUT/randwire-ws-seed$seed.mlir")
+done
+for seed in 1 2 3 4 5; do
+  "$BUILD_DIR/bin/mem-opt-zoo" --model=randwire-ws --seed="$seed" --dtype=i8 \
+    -o "$OUT/randwire-ws-i8-seed$seed.mlir"
+  files+=("$OUT/randwire-ws-i8-seed$seed.mlir")
 done
 "$BUILD_DIR/bin/mem-opt-bench" --repeat="${REPEAT:-5}" "${files[@]}" \
   test/Inputs/liberis.mlir examples/nas_cell.mlir
