@@ -16,7 +16,8 @@ cd "$(dirname "$0")/.."
 BUILD="${1:-build}"
 COMPILE="$BUILD/bin/mem-opt-compile"
 MODELS=(examples/nas_cell.mlir examples/randwire_cell.mlir
-        test/Inputs/liberis.mlir test/Pipelines/Inputs/int8_cell.mlir)
+        test/Inputs/liberis.mlir test/Pipelines/Inputs/int8_cell.mlir
+        test/Pipelines/Inputs/int8_fused.mlir)
 
 field() { sed -n "s/.* $1=\([0-9n/a]*\).*/\1/p"; }
 

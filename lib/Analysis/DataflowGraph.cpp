@@ -88,7 +88,10 @@ static bool isViewLikeOp(Operation *op) {
 // accumulator's buffer is its last dimension (channels) times the element
 // size, and the rescale also reads the accumulator op's inputs, which the
 // fused loop keeps live until the rescale's step. A depthwise convolution is
-// fused only if its channel or multiplier count is 1, as in the lowering.
+// fused only if its channel or multiplier count is 1, as in the lowering, and
+// an accumulator of one pixel is never fused: the fused loop would keep the
+// op's input, the accumulator and the output live together, more than the
+// unfused pair needs (which frees the input before the rescale).
 
 /// Returns true if \p op's accumulator is fused into its rescale.
 static bool isFusedAccumulator(Operation *op) {
@@ -106,7 +109,10 @@ static bool isFusedAccumulator(Operation *op) {
     return false;
   auto inType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   auto outType = dyn_cast<RankedTensorType>(rescale.getOutput().getType());
+  // A single pixel (a fully connected layer on one vector) is not fused.
   if (!inType || !outType || inType.getRank() == 0 ||
+      !inType.hasStaticShape() ||
+      inType.getNumElements() == inType.getShape().back() ||
       !inType.getElementType().isIntOrFloat() ||
       !outType.getElementType().isIntOrFloat())
     return false;

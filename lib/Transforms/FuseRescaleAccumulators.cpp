@@ -202,17 +202,20 @@ bool FuseRescaleAccumulatorsPass::collectChain(linalg::GenericOp op,
       return false;
     chain.accumulator = acc;
     chain.fused.insert(def);
-    // Its zero fill or bias broadcast, if nothing else reads it.
+    // Its zero fill or bias broadcast (computed from constants only), if
+    // nothing else reads it.
     Value init = acc.getDpsInitOperand(0)->get();
     Operation *initDef = init.getDefiningOp();
     if (initDef && init.hasOneUse() &&
-        (isa<linalg::FillOp>(initDef) || isElementwiseGeneric(initDef)))
+        (isa<linalg::FillOp>(initDef) ||
+         (isElementwiseGeneric(initDef) &&
+          llvm::all_of(cast<linalg::GenericOp>(initDef).getDpsInputs(),
+                       isConstantValue))))
       chain.fused.insert(initDef);
     return true;
   }
   // An elementwise op on the accumulator type (a depthwise bias add).
-  if (!isElementwiseGeneric(def) ||
-      getElementBits(value) != getElementBits(activation->get()))
+  if (!isElementwiseGeneric(def))
     return false;
   auto generic = cast<linalg::GenericOp>(def);
   if (generic.getNumLoops() != op.getNumLoops() ||
@@ -255,6 +258,12 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
       return;
     Value accumulated = chain.accumulator->getResult(0);
     if (getElementBits(op.getResult(0)) >= getElementBits(accumulated))
+      return;
+    // A single pixel gains nothing: the loop would keep the input, the
+    // accumulator and the output live together (DataflowGraph agrees).
+    auto accType = cast<RankedTensorType>(accumulated.getType());
+    if (!accType.hasStaticShape() ||
+        accType.getNumElements() == accType.getShape().back())
       return;
     chains.push_back(std::move(chain));
   });

@@ -30,3 +30,21 @@
 // ALL-COUNT-5: memplan.place {{.*}}xi32>
 // ALL-NOT: memplan.place {{.*}}xi32>
 // ALL-NOT: memref.alloc
+
+// The same rule as the cost model (../Transforms/memory-report-fused-accumulator.mlir):
+// @fused becomes a loop over 4x4 pixels with a 16 x i32 accumulator (the arena
+// holds only it: x and out are the caller's); the one-pixel conv is not fused.
+// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=RULE
+// RULE-LABEL: func.func @fused
+// RULE-SAME: memplan.arena_size = 64
+// RULE: memplan.place {{.*}} to memref<1x1x1x16xi32>
+// RULE-NEXT: scf.for
+// RULE-LABEL: func.func @two_users
+// RULE: memplan.place {{.*}} to memref<1x4x4x16xi32>
+// RULE-NOT: scf.for
+// RULE-LABEL: func.func @wide_depthwise
+// RULE: memplan.place {{.*}} to memref<1x4x4x2x3xi32>
+// RULE-NOT: scf.for
+// RULE-LABEL: func.func @one_pixel
+// RULE: memplan.place {{.*}} to memref<1x1x1x16xi32>
+// RULE-NOT: scf.for

@@ -60,3 +60,22 @@ func.func @wide_depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x6xi8> {
   %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x6xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x6xi8> loc("dwout")
   return %out : tensor<1x4x4x6xi8>
 }
+
+// @one_pixel: an accumulator of one pixel is not fused (the fused loop would
+// keep x live at the rescale): x 1x1x1x8 i8 = 8, acc 1x1x1x16 i32 = 64,
+// out 16; step 0: x + acc = 72; step 1: acc + out = 80 (fused it would be 88).
+// CHECK:      memory report for @one_pixel: 2 steps, peak 80 bytes at step 1 (px_out)
+// CHECK:        0  tosa.conv2d   px_acc   72
+// CHECK-NEXT:   1  tosa.rescale  px_out   80  <- peak
+// CHECK-NEXT: peak: 80 bytes; live: px_acc (64) px_out (16)
+func.func @one_pixel(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x16xi8> {
+  %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x1x1x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x16xi32> loc("px_acc")
+  %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x1x16xi8> loc("px_out")
+  return %out : tensor<1x1x1x16xi8>
+}

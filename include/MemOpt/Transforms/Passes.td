@@ -418,7 +418,9 @@ def FuseRescaleAccumulatorsPass
     of a convolution; batch and row of a matmul; tile size 1, all channels)
     and fuses the accumulating op and its zero/bias initialization into the
     loop. The accumulator becomes one pixel (channels x i32), never the whole
-    i32 tensor, as in MCU int8 kernels. Padded inputs are not fused.
+    i32 tensor, as in MCU int8 kernels. Padded inputs are not fused, nor
+    accumulators of a single pixel (fusion would keep the op's input, the
+    accumulator and the output live together, saving nothing).
 
     First, a `depthwise_conv_2d_nhwc_hwcm[_q]` whose result is collapsed to
     4-d is rewritten to `depthwise_conv_2d_nhwc_hwc[_q]` (multiplier 1) or
