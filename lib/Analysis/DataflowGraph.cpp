@@ -87,7 +87,10 @@ static bool isViewLikeOp(Operation *op) {
 // channels, never the whole tensor. The model counts exactly that: the
 // accumulator's buffer is its last dimension (channels) times the element
 // size, and the rescale also reads the accumulator op's inputs, which the
-// fused loop keeps live until the rescale's step. A depthwise convolution is
+// fused loop keeps live until the rescale's step. A padded input is read
+// through one padded window per pixel (kernel extent x input channels), a
+// workspace of the rescale's step, instead of a padded copy of the whole
+// input. A depthwise convolution is
 // fused only if its channel or multiplier count is 1, as in the lowering, and
 // an accumulator of one pixel is never fused: the fused loop would keep the
 // op's input, the accumulator and the output live together, more than the
@@ -118,6 +121,41 @@ static bool isFusedAccumulator(Operation *op) {
     return false;
   return outType.getElementType().getIntOrFloatBitWidth() <
          inType.getElementType().getIntOrFloatBitWidth();
+}
+
+/// Returns the bytes of the padded input window that the fused loop of \p op
+/// (a fused accumulator) builds for each pixel: the kernel's extent times the
+/// input channels, if \p op pads its input; 0 otherwise.
+static int64_t getPaddedWindowBytes(Operation *op) {
+  ArrayRef<int64_t> pad, dilation;
+  Value weight;
+  int64_t kernelHDim = 0, kernelWDim = 0;
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
+    pad = conv.getPad();
+    dilation = conv.getDilation();
+    weight = conv.getWeight();
+    kernelHDim = 1; // [O, KH, KW, I]
+    kernelWDim = 2;
+  } else if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    pad = depthwise.getPad();
+    dilation = depthwise.getDilation();
+    weight = depthwise.getWeight();
+    kernelHDim = 0; // [KH, KW, C, M]
+    kernelWDim = 1;
+  } else {
+    return 0;
+  }
+  if (llvm::all_of(pad, [](int64_t amount) { return amount == 0; }))
+    return 0;
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  FailureOr<int64_t> inputBytes = getTensorSizeInBytes(inputType);
+  if (failed(inputBytes) || dilation.size() != 2)
+    return 0;
+  int64_t elementBytes = *inputBytes / inputType.getNumElements();
+  int64_t height = (weightType.getDimSize(kernelHDim) - 1) * dilation[0] + 1;
+  int64_t width = (weightType.getDimSize(kernelWDim) - 1) * dilation[1] + 1;
+  return height * width * inputType.getShape().back() * elementBytes;
 }
 
 /// Returns true if ops of \p op's dialect have a known memory behaviour: they
@@ -230,9 +268,12 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     if (Operation *def = operand.getDefiningOp())
       if (std::optional<NodeId> pred = graph.lookupNode(def)) {
         node.preds.push_back(*pred);
-        // The rescale's fused loop reads the accumulator op's inputs.
-        if (fusedAccumulators.contains(def))
+        // The rescale's fused loop reads the accumulator op's inputs, through
+        // a padded window per pixel if the op pads them.
+        if (fusedAccumulators.contains(def)) {
           llvm::append_range(node.inputs, graph.nodes[*pred].inputs);
+          node.workspaceBytes += getPaddedWindowBytes(def);
+        }
       }
   }
   if (!isMemoryEffectFree(op)) {

@@ -15,6 +15,7 @@
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -161,6 +162,77 @@ struct DepthwiseToFourDims : OpRewritePattern<tensor::CollapseShapeOp> {
     return success();
   }
 };
+
+/// Rewrites the window `extract_slice(tensor.pad %src)` that a fused
+/// accumulator reads inside its loop into a window of its own: a
+/// `linalg.fill` of the padding value and a `tensor.insert_slice` of the part
+/// of %src the window covers (clamped to %src; possibly empty). The padded
+/// copy of the whole input is then dead. Returns failure, without changing
+/// anything, unless the pad has static low/high amounts and a constant
+/// padding value and the slice has unit strides and no rank reduction.
+static LogicalResult rewritePaddedWindow(RewriterBase &rewriter,
+                                         tensor::ExtractSliceOp slice) {
+  auto pad = slice.getSource().getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad.getResult().hasOneUse())
+    return failure();
+  Value padValue = pad.getConstantPaddingValue();
+  RankedTensorType sourceType = pad.getSourceType();
+  RankedTensorType windowType = slice.getResultType();
+  if (!padValue || !sourceType.hasStaticShape() ||
+      !windowType.hasStaticShape() ||
+      windowType.getRank() != sourceType.getRank() ||
+      ShapedType::isDynamicShape(pad.getStaticLow()) ||
+      !llvm::all_of(slice.getMixedStrides(), [](OpFoldResult stride) {
+        return isConstantIntValue(stride, 1);
+      }))
+    return failure();
+
+  Location loc = slice.getLoc();
+  rewriter.setInsertionPoint(slice);
+  Value empty = tensor::EmptyOp::create(rewriter, loc, windowType.getShape(),
+                                        windowType.getElementType());
+  Value filled =
+      linalg::FillOp::create(rewriter, loc, padValue, empty).getResult(0);
+  MLIRContext *context = rewriter.getContext();
+  AffineExpr s0 = getAffineSymbolExpr(0, context);
+  AffineExpr s1 = getAffineSymbolExpr(1, context);
+  SmallVector<OpFoldResult> sourceOffsets, sizes, windowOffsets;
+  for (auto [dim, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    int64_t low = pad.getStaticLow()[dim];
+    int64_t extent = sourceType.getDimSize(dim);
+    int64_t size = windowType.getDimSize(dim);
+    // The window covers rows [offset - low, offset - low + size) of %src;
+    // clamp both ends to [0, extent].
+    auto clamp = [&](int64_t shift) {
+      OpFoldResult lower = affine::makeComposedFoldedAffineMax(
+          rewriter, loc,
+          AffineMap::get(0, 1, {s0 + shift, getAffineConstantExpr(0, context)},
+                         context),
+          {offset});
+      return affine::makeComposedFoldedAffineMin(
+          rewriter, loc,
+          AffineMap::get(0, 1, {s0, getAffineConstantExpr(extent, context)},
+                         context),
+          {lower});
+    };
+    OpFoldResult begin = clamp(-low);
+    OpFoldResult end = clamp(size - low);
+    sourceOffsets.push_back(begin);
+    sizes.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 - s1, {end, begin}));
+    windowOffsets.push_back(affine::makeComposedFoldedAffineApply(
+        rewriter, loc, s0 - s1 + low, {begin, offset}));
+  }
+  SmallVector<OpFoldResult> strides(windowType.getRank(),
+                                    rewriter.getIndexAttr(1));
+  Value part = tensor::ExtractSliceOp::create(rewriter, loc, pad.getSource(),
+                                              sourceOffsets, sizes, strides);
+  Value window = tensor::InsertSliceOp::create(rewriter, loc, part, filled,
+                                               windowOffsets, sizes, strides);
+  rewriter.replaceOp(slice, window);
+  rewriter.eraseOp(pad);
+  return success();
+}
 
 /// Fuses every rescaled accumulator of a function.
 struct FuseRescaleAccumulatorsPass
@@ -312,4 +384,21 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
   if (failed(applyPatternsGreedily(func, std::move(patterns))))
     return signalPassFailure();
+
+  // 5. A padded input becomes one padded window per pixel, inside the loop,
+  // instead of a padded copy of the whole input.
+  if (!fusePadding)
+    return;
+  SmallVector<tensor::ExtractSliceOp> windows;
+  func.walk([&](linalg::LinalgOp op) {
+    if (getNumPixelDims(op) == 0 || !op->getParentOfType<scf::ForOp>())
+      return;
+    if (auto slice = op.getDpsInputOperand(0)
+                         ->get()
+                         .getDefiningOp<tensor::ExtractSliceOp>())
+      if (slice->hasOneUse())
+        windows.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : windows)
+    (void)rewritePaddedWindow(rewriter, slice);
 }

@@ -44,6 +44,13 @@ static llvm::json::Array getLiveAtPeakJson(const DataflowGraph &graph,
         {"tensor", graph.getBufferName(buffer)},
         {"bytes", graph.getBuffer(buffer).bytes},
     });
+  // The scratch of the op at the peak (a fused conv's padded window).
+  NodeId peakNode = liveness.order[liveness.peakStep];
+  if (int64_t workspace = graph.getNode(peakNode).workspaceBytes)
+    live.push_back(llvm::json::Object{
+        {"tensor", graph.getNodeName(peakNode) + " workspace"},
+        {"bytes", workspace},
+    });
   return live;
 }
 
@@ -139,6 +146,12 @@ static void printFunctionTable(raw_ostream &os, func::FuncOp func,
   for (BufferId buffer : liveness.getLiveBuffers(liveness.peakStep))
     os << " " << graph.getBufferName(buffer) << " ("
        << graph.getBuffer(buffer).bytes << ")";
+  if (!liveness.order.empty()) {
+    NodeId peakNode = liveness.order[liveness.peakStep];
+    if (int64_t workspace = graph.getNode(peakNode).workspaceBytes)
+      os << " " << graph.getNodeName(peakNode) << " workspace (" << workspace
+         << ")";
+  }
   os << "\n";
   llvm::json::Value schedule = getScheduleJson(func);
   if (const llvm::json::Object *fields = schedule.getAsObject()) {

@@ -48,3 +48,30 @@
 // RULE-LABEL: func.func @one_pixel
 // RULE: memplan.place {{.*}} to memref<1x1x1x16xi32>
 // RULE-NOT: scf.for
+
+// Padding: a fused conv reads its padded input through one padded window per
+// pixel (3x3 x input channels, at function level), not a padded copy of the
+// whole input (dw1: 11x11x1, dw2: 7x7x4). The unfused dw3 keeps its copy.
+// RUN: mem-opt %S/Inputs/int8_fused.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=PAD
+// PAD-NOT: memref<1x11x11x1xi8>
+// PAD-NOT: memref<1x7x7x4xi8>
+// PAD: memplan.place {{.*}} to memref<1x3x3x1xi8>
+// PAD: scf.for
+// PAD: linalg.fill
+// PAD-SAME: outs(%{{.*}} : memref<1x3x3x1xi8>)
+// PAD: linalg.copy
+// PAD: linalg.conv_2d_nhwc_hwcf_q
+// PAD: memplan.place {{.*}} to memref<1x3x3x4xi8>
+// PAD: memplan.place {{.*}} to memref<1x7x7x2xi8>
+// PAD: linalg.depthwise_conv_2d_nhwc_hwcm_q
+// PAD-NOT: memref<1x11x11x1xi8>
+// PAD-NOT: memref<1x7x7x4xi8>
+
+// The lowering of @padded holds what the model counts at the rescale (its
+// arena excludes x and out): acc 64 + window 72 (aligned to 80) = 144.
+// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=PADDED
+// PADDED-LABEL: func.func @padded
+// PADDED-SAME: memplan.arena_size = 144
+// PADDED-DAG: memplan.place {{.*}} to memref<1x3x3x8xi8>
+// PADDED-DAG: memplan.place {{.*}} to memref<1x1x1x16xi32>
+// RULE-LABEL: func.func @padded

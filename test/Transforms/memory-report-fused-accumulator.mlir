@@ -79,3 +79,23 @@ func.func @one_pixel(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x16xi8> {
   %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x1x1x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x1x1x16xi8> loc("px_out")
   return %out : tensor<1x1x1x16xi8>
 }
+
+// @padded: a 3x3 conv with pad 1 reads x through a 3x3x8 i8 window per pixel
+// (72 bytes, a workspace of the rescale's step), not a padded copy of x:
+// step 0 (conv): x 128 + acc 64 = 192;
+// step 1 (rescale): x 128 + acc 64 + out 256 + window 72 = 520.
+// CHECK:      memory report for @padded: 2 steps, peak 520 bytes at step 1 (pad_out)
+// CHECK:        0  tosa.conv2d   pad_acc   192
+// CHECK-NEXT:   1  tosa.rescale  pad_out   520  <- peak
+// CHECK-NEXT: peak: 520 bytes; live: %arg0 (128) pad_acc (64) pad_out (256) pad_out workspace (72)
+func.func @padded(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = "tosa.const"() <{values = dense<3> : tensor<16x3x3x8xi8>}> : () -> tensor<16x3x3x8xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x3x3x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("pad_acc")
+  %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("pad_out")
+  return %out : tensor<1x4x4x16xi8>
+}

@@ -418,9 +418,15 @@ def FuseRescaleAccumulatorsPass
     of a convolution; batch and row of a matmul; tile size 1, all channels)
     and fuses the accumulating op and its zero/bias initialization into the
     loop. The accumulator becomes one pixel (channels x i32), never the whole
-    i32 tensor, as in MCU int8 kernels. Padded inputs are not fused, nor
-    accumulators of a single pixel (fusion would keep the op's input, the
-    accumulator and the output live together, saving nothing).
+    i32 tensor, as in MCU int8 kernels. Accumulators of a single pixel are
+    not fused (fusion would keep the op's input, the accumulator and the
+    output live together, saving nothing).
+
+    With `fuse-padding`, a fused op whose input is a `tensor.pad` reads it
+    through one window per pixel instead: a `linalg.fill` of the padding
+    value and a `tensor.insert_slice` of the part of the unpadded input the
+    window covers (clamped with `affine.max`/`affine.min`), so the padded
+    copy of the whole input is never built.
 
     First, a `depthwise_conv_2d_nhwc_hwcm[_q]` whose result is collapsed to
     4-d is rewritten to `depthwise_conv_2d_nhwc_hwc[_q]` (multiplier 1) or
@@ -431,8 +437,13 @@ def FuseRescaleAccumulatorsPass
     `buffer-loop-hoisting` moves it to function level for the arena planner.
     `DataflowGraph` counts the same buffers (docs/MemoryModel.md).
   }];
-  let dependentDialects = ["linalg::LinalgDialect", "scf::SCFDialect",
-                           "tensor::TensorDialect"];
+  let options = [
+    Option<"fusePadding", "fuse-padding", "bool", /*default=*/"true",
+           "Read a padded input through one padded window per pixel, built "
+           "inside the loop, instead of a padded copy of the whole input">,
+  ];
+  let dependentDialects = ["affine::AffineDialect", "linalg::LinalgDialect",
+                           "scf::SCFDialect", "tensor::TensorDialect"];
 }
 
 #endif // MEMOPT_TRANSFORMS_PASSES_TD
