@@ -9,7 +9,8 @@
 // rescale is tiled to one output pixel (one row for a matmul) with all
 // channels, and the accumulator op and its bias/zero initialization are
 // computed inside that loop, so the i32 accumulator is one pixel, never the
-// whole tensor.
+// whole tensor. A padded input is read through one padded window per pixel
+// built inside the loop, never a padded copy of the whole input.
 //
 //===----------------------------------------------------------------------===//
 
