@@ -201,6 +201,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
           pm,
           "func.func(convert-linalg-to-loops),expand-strided-metadata,"
           "lower-affine,convert-scf-to-cf,"
+          // newlib has no roundevenf: expand it into arith ops.
+          "func.func(math-expand-ops{ops=roundeven}),"
           "finalize-memref-to-llvm{index-bitwidth=32},"
           "convert-arith-to-llvm{index-bitwidth=32},convert-math-to-llvm,"
           "convert-cf-to-llvm{index-bitwidth=32},"
