@@ -174,27 +174,16 @@ class Tools:
         return fn["peak_bytes"], None
 
     def arena_size(self, path, limit_ms, work):
-        """memplan.arena_size of the compiled program: exact schedule, the
-        TOSA -> bufferized flow of docs/ArenaPlan.md, memplan-plan-arena."""
+        """memplan.arena_size of the compiled program: cortex-m-pipeline
+        (exact schedule, lowering with fused int8 accumulators, bufferization,
+        memplan-plan-arena) stopped at the planned IR."""
         if not self.has_arena:
             return None, "n/a"
-        lower = run([self.memopt, path,
-                     "--memory-schedule=record-time=false time-limit-ms=%d" % limit_ms,
-                     "--tosa-to-linalg-pipeline", "--tosa-to-tensor", "--tosa-to-arith",
-                     "--canonicalize", "--linalg-fuse-elementwise-ops"], check=False)
-        if lower.returncode != 0:
-            return None, "lowering failed"
-        plan = subprocess.run(
-            [self.memopt, "--eliminate-empty-tensors",
-             "--one-shot-bufferize=bufferize-function-boundaries "
-             "function-boundary-type-conversion=identity-layout-map",
-             "--canonicalize",
-             "--buffer-results-to-out-params=hoist-static-allocs modify-public-functions",
-             "--buffer-deallocation-pipeline", "--canonicalize"]
-            + os.environ.get("MEMOPT_ARENA_PASSES", "--memplan-plan-arena").split(),
-            input=lower.stdout, capture_output=True, text=True)
+        plan = run([self.memopt, path,
+                    "--cortex-m-pipeline=stop-after=plan schedule-time-limit-ms=%d" % limit_ms],
+                   check=False)
         if plan.returncode != 0:
-            return None, "error"
+            return None, "lowering failed"
         sizes = re.findall(r"memplan\.arena_size\s*=\s*(\d+)", plan.stdout)
         if not sizes:
             return None, "error"
@@ -465,8 +454,8 @@ def write_markdown(path, meta, rows, scaling):
       % meta["repeat"])
     w("runs of the exact engine (one run when it reaches the limit). *partition*: peak after")
     w("`--partition-concat` and exact scheduling; *arena*: `memplan.arena_size` of the compiled")
-    w("program (exact order, lowered and bufferized as in [ArenaPlan.md](ArenaPlan.md), then")
-    w("`--memplan-plan-arena`): it includes the buffers lowering adds (padding, accumulators)")
+    w("program (`--cortex-m-pipeline=stop-after=plan`, [CortexM.md](CortexM.md)): it includes the")
+    w("buffers lowering adds (f32 padding copies, pooling windows) and runs elementwise ops in place")
     w("and leaves out the function's arguments and results (the caller owns them), so it can be")
     w("above or below the peak. *lowering failed*: the int8 models' `tosa.add` on i8 is outside")
     w("the TOSA profiles the upstream lowering accepts (see [Zoo.md](Zoo.md#int8)). Both are")
