@@ -121,6 +121,9 @@ public:
   /// is \p node itself: every order runs \p node at the same step.
   bool isCut(unsigned node) const;
 
+  /// Returns the local predecessors of \p node, ascending.
+  ArrayRef<unsigned> getPreds(unsigned node) const { return preds[node]; }
+
   /// Returns the ancestors of \p node as a node set.
   const Word *getAncestors(unsigned node) const {
     return &ancestors[node * numWords];
@@ -173,8 +176,8 @@ public:
   SmallVector<int> localOf;
   unsigned numNodes = 0;
   unsigned numWords = 0;
-  /// Local successors of each node.
-  SmallVector<SmallVector<unsigned, 4>> succs;
+  /// Local successors and predecessors of each node.
+  SmallVector<SmallVector<unsigned, 4>> succs, preds;
   /// Live bytes before the first step: inputs still to be read or kept.
   int64_t initialMem = 0;
   /// Inputs nobody reads: live at the first step only.
@@ -281,11 +284,13 @@ Problem::Problem(const DataflowGraph &graph, ArrayRef<NodeId> nodeIds,
     localOf[global] = local;
   predMask.assign(size_t(numNodes) * numWords, 0);
   succs.resize(numNodes);
+  preds.resize(numNodes);
   for (unsigned node = 0; node < numNodes; ++node)
     for (NodeId pred : graph.getNode(nodes[node]).preds)
       if (localOf[pred] >= 0) {
         setBit(&predMask[node * numWords], localOf[pred]);
         succs[localOf[pred]].push_back(node);
+        preds[node].push_back(localOf[pred]);
       }
 
   // Classify every buffer relative to this segment.
@@ -855,6 +860,8 @@ private:
   std::vector<Word> stateBits;
   std::vector<unsigned> pathNodes;
   std::vector<uint32_t> table;
+  /// Scratch node list of applyFreeNodes.
+  mutable SmallVector<unsigned> block;
 };
 
 } // namespace
@@ -925,6 +932,60 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
             if (!testBit(set, succ) && problem.isReady(set, succ))
               setBit(candidates, succ);
         changed = true;
+      }
+    }
+    if (changed)
+      continue;
+    // Blocks: the unscheduled predecessors of a node z, all ready, then z.
+    // A block that frees at least as much as it allocates is free too:
+    // moved to the front, every step it jumps over gains at most the bytes
+    // the block leaves live and loses the bytes it frees. (An accumulator
+    // fused into its rescale is such a block: neither half is free alone.)
+    for (unsigned w = 0; w < numWords && !changed; ++w) {
+      for (Word bits = candidates[w]; bits && !changed; bits &= bits - 1) {
+        unsigned first = w * 64 + llvm::countr_zero(bits);
+        for (unsigned target : problem.succs[first]) {
+          if (testBit(set, target))
+            continue;
+          // Its unscheduled predecessors must all be ready; `first` must be
+          // the lowest of them so that each block is tried once.
+          block.clear();
+          bool valid = true;
+          for (unsigned pred : problem.getPreds(target))
+            if (!testBit(set, pred)) {
+              valid &= testBit(candidates, pred) && pred >= first;
+              block.push_back(pred);
+            }
+          if (!valid || block.empty())
+            continue;
+          std::copy(set, set + numWords, scratch.begin());
+          uint32_t scratchSize = size;
+          int64_t after = mem, step = 0;
+          size_t pathSize = path.size();
+          for (unsigned pred : block)
+            step = std::max(step, problem.runChain(scratch.data(), scratchSize,
+                                                   pred, after, path,
+                                                   /*followChains=*/false));
+          step = std::max(step, problem.runChain(scratch.data(), scratchSize,
+                                                 target, after, path,
+                                                 /*followChains=*/true));
+          if (step > allowance || after > mem) {
+            path.resize(pathSize);
+            continue;
+          }
+          std::copy(scratch.begin(), scratch.end(), set);
+          size = scratchSize;
+          peak = std::max(peak, step);
+          mem = after;
+          for (size_t p = pathSize; p < path.size(); ++p) {
+            candidates[path[p] / 64] &= ~(Word(1) << (path[p] % 64));
+            for (unsigned succ : problem.succs[path[p]])
+              if (!testBit(set, succ) && problem.isReady(set, succ))
+                setBit(candidates, succ);
+          }
+          changed = true;
+          break;
+        }
       }
     }
   }
