@@ -837,7 +837,9 @@ private:
   /// \p allowance, a lower bound on the peak of every completion of \p set
   /// worth finding, and that free at least as many bytes as they allocate.
   /// Running such a node first only lowers the steps it jumps over, so it
-  /// loses nothing. \p candidates is the set of ready nodes (updated);
+  /// loses nothing. The same holds for a block: a node with its unscheduled
+  /// predecessors, all ready. \p candidates is the set of ready nodes
+  /// (updated);
   /// applied nodes are appended to \p path, and \p peak and \p mem follow
   /// them.
   void applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
