@@ -862,8 +862,6 @@ private:
   std::vector<Word> stateBits;
   std::vector<unsigned> pathNodes;
   std::vector<uint32_t> table;
-  /// Scratch node list of applyFreeNodes.
-  mutable SmallVector<unsigned> block;
 };
 
 } // namespace
@@ -902,14 +900,44 @@ void ExactSearch::maybeGrow() {
     insert(index);
 }
 
+/// Marks the nodes of \p ran as run in \p candidates (the ready nodes of
+/// \p problem after \p set) and adds the successors they made ready.
+static void updateReady(const Problem &problem, const Word *set,
+                        ArrayRef<unsigned> ran, Word *candidates) {
+  for (unsigned node : ran) {
+    candidates[node / 64] &= ~(Word(1) << (node % 64));
+    for (unsigned succ : problem.succs[node])
+      if (!testBit(set, succ) && problem.isReady(set, succ))
+        setBit(candidates, succ);
+  }
+}
+
 void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
                                  int64_t &peak, int64_t &mem, Word *candidates,
                                  SmallVectorImpl<unsigned> &path) const {
   SmallVector<Word, 4> scratch(numWords);
+  // Keeps the nodes run on `scratch` since `pathSize` if they are free: no
+  // step above the allowance and no more live bytes than before.
+  auto commit = [&](int64_t step, int64_t after, uint32_t scratchSize,
+                    size_t pathSize) {
+    if (step > allowance || after > mem) {
+      path.resize(pathSize);
+      return false;
+    }
+    std::copy(scratch.begin(), scratch.end(), set);
+    size = scratchSize;
+    peak = std::max(peak, step);
+    mem = after;
+    updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathSize),
+                candidates);
+    return true;
+  };
+
+  SmallVector<unsigned, 8> block;
   bool changed = true;
   while (changed) {
     changed = false;
-    for (unsigned w = 0; w < numWords; ++w) {
+    for (unsigned w = 0; w < numWords; ++w)
       for (Word bits = candidates[w]; bits; bits &= bits - 1) {
         unsigned node = w * 64 + llvm::countr_zero(bits);
         if (!problem.mayFree[node])
@@ -920,22 +948,8 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
         size_t pathSize = path.size();
         int64_t step = problem.runChain(scratch.data(), scratchSize, node,
                                         after, path, /*followChains=*/true);
-        if (step > allowance || after > mem) {
-          path.resize(pathSize);
-          continue;
-        }
-        std::copy(scratch.begin(), scratch.end(), set);
-        size = scratchSize;
-        peak = std::max(peak, step);
-        mem = after;
-        candidates[w] &= ~(Word(1) << (node % 64));
-        for (size_t p = pathSize; p < path.size(); ++p)
-          for (unsigned succ : problem.succs[path[p]])
-            if (!testBit(set, succ) && problem.isReady(set, succ))
-              setBit(candidates, succ);
-        changed = true;
+        changed |= commit(step, after, scratchSize, pathSize);
       }
-    }
     if (changed)
       continue;
     // Blocks: the unscheduled predecessors of a node z, all ready, then z.
@@ -971,22 +985,10 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
           step = std::max(step, problem.runChain(scratch.data(), scratchSize,
                                                  target, after, path,
                                                  /*followChains=*/true));
-          if (step > allowance || after > mem) {
-            path.resize(pathSize);
-            continue;
+          if (commit(step, after, scratchSize, pathSize)) {
+            changed = true;
+            break;
           }
-          std::copy(scratch.begin(), scratch.end(), set);
-          size = scratchSize;
-          peak = std::max(peak, step);
-          mem = after;
-          for (size_t p = pathSize; p < path.size(); ++p) {
-            candidates[path[p] / 64] &= ~(Word(1) << (path[p] % 64));
-            for (unsigned succ : problem.succs[path[p]])
-              if (!testBit(set, succ) && problem.isReady(set, succ))
-                setBit(candidates, succ);
-          }
-          changed = true;
-          break;
         }
       }
     }
@@ -1154,13 +1156,7 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
       if (peak >= incumbentPeak)
         continue;
       std::copy(readyMask.begin(), readyMask.end(), candidates.begin());
-      for (unsigned ran : path) {
-        candidates[ran / 64] &= ~(Word(1) << (ran % 64));
-        for (unsigned succ : problem.succs[ran])
-          if (!testBit(child.data(), succ) &&
-              problem.isReady(child.data(), succ))
-            setBit(candidates.data(), succ);
-      }
+      updateReady(problem, child.data(), path, candidates.data());
       // Every completion of the child completes the parent, so entry.f
       // bounds it too.
       int64_t allowance = std::max(
