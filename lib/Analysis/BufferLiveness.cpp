@@ -45,6 +45,8 @@ static void computeLiveBytes(const DataflowGraph &graph, ArrayRef<NodeId> order,
   if (order.empty())
     return;
   liveBytes.assign(order.size() + 1, 0);
+  // Caller-owned inputs and outputs are live for the whole call.
+  liveBytes[0] += graph.getPinnedBytes();
   for (auto [id, buffer] : llvm::enumerate(graph.getBuffers())) {
     liveBytes[intervals[id].first] += buffer.bytes;
     liveBytes[intervals[id].last + 1] -= buffer.bytes;
@@ -54,13 +56,11 @@ static void computeLiveBytes(const DataflowGraph &graph, ArrayRef<NodeId> order,
   for (auto [step, nodeId] : llvm::enumerate(order)) {
     const Node &node = graph.getNode(nodeId);
     int64_t delta = node.workspaceBytes;
-    if (node.inPlaceInput && !node.outputs.empty()) {
+    if (node.inPlaceInput) {
       BufferId input = *node.inPlaceInput;
-      const Buffer &inputBuffer = graph.getBuffer(input);
-      if (!inputBuffer.isGraphInput() && !inputBuffer.isGraphOutput &&
+      if (!graph.getBuffer(input).isGraphOutput &&
           intervals[input].last == step)
-        delta -= std::min(inputBuffer.bytes,
-                          graph.getBuffer(node.outputs.front()).bytes);
+        delta -= node.inPlaceSaving;
     }
     liveBytes[step] += delta;
     liveBytes[step + 1] -= delta;
@@ -106,9 +106,13 @@ SmallVector<BufferId> ScheduleLiveness::getLiveBuffers(unsigned step) const {
   return live;
 }
 
-BufferLiveness::BufferLiveness(Operation *op) {
+BufferLiveness::BufferLiveness(Operation *op)
+    : BufferLiveness(op, CostModelOptions()) {}
+
+BufferLiveness::BufferLiveness(Operation *op,
+                               const CostModelOptions &options) {
   auto func = cast<func::FuncOp>(op);
-  FailureOr<DataflowGraph> built = DataflowGraph::build(func);
+  FailureOr<DataflowGraph> built = DataflowGraph::build(func, options);
   if (failed(built))
     return;
   graph = std::move(*built);

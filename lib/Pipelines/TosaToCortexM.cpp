@@ -128,6 +128,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     schedule.budget = options.sram;
     schedule.timeLimitMs = options.scheduleTimeLimitMs;
     schedule.recordTime = false;
+    schedule.model = MemoryModelKind::Lowering;
+    schedule.io = options.io;
+    schedule.alignment = options.alignment;
     pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(schedule));
   }
   if (stop == "schedule")
@@ -153,7 +156,6 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // become views, elementwise ops reuse a dying input.
   pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass());
   if (failed(addText(pm,
-                     "eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"

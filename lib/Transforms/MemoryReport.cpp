@@ -198,6 +198,11 @@ struct MemoryReportPass
   using MemoryReportPassBase::MemoryReportPassBase;
 
   void runOnOperation() override;
+
+  /// The memory model the options select.
+  CostModelOptions getCostModelOptions() const {
+    return {model, io, alignment};
+  }
 };
 } // namespace
 
@@ -231,7 +236,7 @@ void MemoryReportPass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    auto &analysis = getChildAnalysis<BufferLiveness>(func);
+    BufferLiveness analysis(func, getCostModelOptions());
     if (!analysis.isValid()) {
       anyFailed = true;
       continue;

@@ -324,6 +324,8 @@ Problem::Problem(const DataflowGraph &graph, ArrayRef<NodeId> nodeIds,
     if (!madeHere)
       initialMem += buffer.bytes;
   }
+  // Caller-owned inputs and outputs are live for the whole call.
+  pinnedBytes += graph.getPinnedBytes();
   initialMem += pinnedBytes;
 
   userMask.assign(buffers.size() * numWords, 0);
@@ -347,12 +349,10 @@ Problem::Problem(const DataflowGraph &graph, ArrayRef<NodeId> nodeIds,
         local.keptBytes += buffer.bytes;
     }
     local.stepBytes += local.outputBytes;
-    if (info.inPlaceInput && !info.outputs.empty()) {
+    if (info.inPlaceInput && localBuffer[*info.inPlaceInput] >= 0) {
       local.inPlaceInput = localBuffer[*info.inPlaceInput];
       hasInPlace = true;
-      local.inPlaceSaving =
-          std::min(graph.getBuffer(*info.inPlaceInput).bytes,
-                   graph.getBuffer(info.outputs.front()).bytes);
+      local.inPlaceSaving = info.inPlaceSaving;
     }
   }
   computeBounds();
@@ -628,8 +628,7 @@ void Problem::transition(const Word *set, bool setIsEmpty, int64_t mem,
     if (!dies(set, node, input))
       continue;
     after -= buffers[input].bytes;
-    if (static_cast<int>(input) == info.inPlaceInput &&
-        !buffers[input].isGraphInput)
+    if (static_cast<int>(input) == info.inPlaceInput)
       step -= info.inPlaceSaving;
   }
 }

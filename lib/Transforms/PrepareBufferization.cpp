@@ -210,9 +210,6 @@ struct PrepareBufferizationPass
       patterns.add<DecomposeSoleUsePad>(&getContext());
     if (failed(applyPatternsGreedily(func, std::move(patterns))))
       return signalPassFailure();
-    for (auto empty :
-         llvm::to_vector(func.getFunctionBody().getOps<tensor::EmptyOp>()))
-      reorderInsertChain(empty);
     if (!inPlaceElementwise)
       return;
     func.walk([](linalg::GenericOp op) {

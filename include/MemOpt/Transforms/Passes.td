@@ -15,6 +15,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The options that select the memory model (MemOpt/CostModel/CostModel.h),
+// shared by every pass that measures peaks.
+defvar CostModelOptions = [
+  Option<"model", "model", "::mlir::memopt::MemoryModelKind",
+         /*default=*/"::mlir::memopt::MemoryModelKind::Lowering",
+         "Memory model: the bytes the Cortex-M lowering allocates, or the "
+         "canonical model of the papers",
+         [{::llvm::cl::values(
+           clEnumValN(::mlir::memopt::MemoryModelKind::Lowering, "lowering",
+                      "what cortex-m-pipeline allocates (default)"),
+           clEnumValN(::mlir::memopt::MemoryModelKind::Canonical, "canonical",
+                      "every op writes a fresh buffer; for published "
+                      "figures"))}]>,
+  Option<"io", "io", "::mlir::memopt::IOPlacement",
+         /*default=*/"::mlir::memopt::IOPlacement::Arena",
+         "Where graph inputs and outputs live (lowering model)",
+         [{::llvm::cl::values(
+           clEnumValN(::mlir::memopt::IOPlacement::Arena, "arena",
+                      "in the arena, reused once dead (default)"),
+           clEnumValN(::mlir::memopt::IOPlacement::Caller, "caller",
+                      "in the caller's buffers, live for the whole call"))}]>,
+  Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+         "Alignment of every arena buffer in bytes (lowering model)">,
+];
+
+
 def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
   let summary = "Report live activation bytes per step and the peak of each "
                 "function";
@@ -66,7 +92,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `partition:` line; JSON: a `partition` object with `input_peak`,
     `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
-  let options = [
+  let options = !listconcat(CostModelOptions, [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Report format: `text` (a table per function), `json` or `svg` "
            "(a chart per function)">,
@@ -81,7 +107,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
            /*default=*/"10000",
            "Time limit of the exact search for compare=exact">,
-  ];
+  ]);
 }
 
 def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
@@ -123,7 +149,7 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     `memopt.peak_bytes = 4960`, `memopt.lower_bound = 4960` and
     `memopt.optimal = true`.
   }];
-  let options = [
+  let options = !listconcat(CostModelOptions, [
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"exact\"",
            "Ordering algorithm: exact, input, kahn, rpo or greedy">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"10000",
@@ -140,7 +166,7 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     Option<"printStatistics", "print-statistics", "bool", /*default=*/"false",
            "Emit the statistics of each function as a remark (Debian's LLVM "
            "22 compiles -mlir-pass-statistics out)">,
-  ];
+  ]);
   let statistics = [
     Statistic<"peakBefore", "peak-before", "Peak bytes of the input order "
               "(summed over functions)">,
