@@ -151,7 +151,8 @@ private:
   std::optional<NodeId> lastEffectNode;
   /// Results of the accumulating adds modelled so far.
   DenseSet<Value> accumulated;
-  /// Accumulators fused into their rescale, waiting for it (lowering model).
+  /// Accumulators fused into their rescale, and explicit pads fused into
+  /// their window, waiting for the rescale (lowering model).
   DenseSet<Operation *> fusedAccumulators;
 };
 } // namespace memopt
@@ -192,8 +193,21 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       if (fusedAccumulators.contains(def)) {
+        // An explicit pad read through the window runs inside the loop too.
+        SmallVector<Operation *, 2> windowOps;
+        for (Value accOperand : def->getOperands()) {
+          // Follow pad (and slice) ops back to the tensor they pad.
+          Operation *window = accOperand.getDefiningOp();
+          while (window && fusedAccumulators.contains(window)) {
+            windowOps.push_back(window);
+            accOperand = window->getOperand(0);
+            llvm::append_range(operands, llvm::drop_begin(window->getOperands()));
+            window = accOperand.getDefiningOp();
+          }
+          operands.push_back(accOperand);
+        }
+        node.fusedOps.append(windowOps.rbegin(), windowOps.rend());
         node.fusedOps.push_back(def);
-        llvm::append_range(operands, def->getOperands());
         // One pixel of the i32 accumulator (its channels) and the padded
         // window it reads, both allocated once before the loop.
         auto type = cast<RankedTensorType>(def->getResult(0).getType());
@@ -390,7 +404,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
                             "cannot tell how much memory it needs");
     if (addAccumulation(&op))
       continue;
-    if (isLowering() && isFusedAccumulator(&op)) {
+    if (isLowering() &&
+        (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))) {
       fusedAccumulators.insert(&op);
       continue;
     }

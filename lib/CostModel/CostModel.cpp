@@ -159,9 +159,35 @@ static bool hasPadding(ArrayRef<int64_t> pad) {
   return llvm::any_of(pad, [](int64_t amount) { return amount != 0; });
 }
 
+/// Returns true if \p value is read only as input 0 of a fused accumulator.
+static bool feedsFusedAccumulator(Value value) {
+  if (!value.hasOneUse())
+    return false;
+  Operation *user = *value.user_begin();
+  return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(user) &&
+         user->getOperand(0) == value && isFusedAccumulator(user);
+}
+
+bool mlir::memopt::isPadFusedIntoWindow(Operation *op) {
+  // A slice of a pad (an asymmetric padding) folds into the pad.
+  if (auto slice = dyn_cast<tosa::SliceOp>(op)) {
+    auto pad = slice.getInput1().getDefiningOp<tosa::PadOp>();
+    return pad && pad->getResult(0).hasOneUse() &&
+           feedsFusedAccumulator(slice.getResult());
+  }
+  auto pad = dyn_cast<tosa::PadOp>(op);
+  if (!pad || !pad->getResult(0).hasOneUse())
+    return false;
+  if (auto slice = dyn_cast<tosa::SliceOp>(*pad->getResult(0).user_begin()))
+    return isPadFusedIntoWindow(slice);
+  return feedsFusedAccumulator(pad.getResult());
+}
+
 int64_t mlir::memopt::getFusedWindowBytes(Operation *op) {
   std::optional<WindowShape> window = getWindowShape(op);
-  if (!window || !hasPadding(window->pad))
+  Operation *input = op->getOperand(0).getDefiningOp();
+  if (!window ||
+      (!hasPadding(window->pad) && !(input && isPadFusedIntoWindow(input))))
     return 0;
   auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
   DataLayout layout = DataLayout::closest(op);

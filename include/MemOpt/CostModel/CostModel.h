@@ -97,9 +97,14 @@ std::optional<unsigned> getOverwrittenOperand(Operation *op);
 /// its only user, one output pixel at a time (`fuse-rescale-accumulators`).
 bool isFusedAccumulator(Operation *op);
 
+/// Returns true if the explicit `tosa.pad` \p op is read only by a fused
+/// accumulator, which reads it through a padded window per pixel: the
+/// padded tensor is never built.
+bool isPadFusedIntoWindow(Operation *op);
+
 /// Returns the bytes of the padded window a fused accumulator \p op reads
 /// per output pixel (kernel extent x input channels), or 0 if it does not
-/// pad its input.
+/// pad its input (by its attribute or an explicit fused `tosa.pad`).
 int64_t getFusedWindowBytes(Operation *op);
 
 /// The buffers the lowering of one op creates around its result, beyond its
