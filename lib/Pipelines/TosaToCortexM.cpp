@@ -161,10 +161,17 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      "canonicalize,"
                      // The per-pixel accumulators of the fused loops are
                      // allocated once, at function level, for the planner.
-                     "func.func(buffer-loop-hoisting),"
+                     "func.func(buffer-loop-hoisting)",
+                     errorMessage)))
+    return failure();
+  // Outputs go to the caller's buffers, or stay in the arena.
+  if (options.io == IOPlacement::Caller &&
+      failed(addText(pm,
                      "buffer-results-to-out-params{hoist-static-allocs "
-                     "modify-public-functions},"
-                     "cse,canonicalize,func.func(memref-copy-to-linalg)",
+                     "modify-public-functions}",
+                     errorMessage)))
+    return failure();
+  if (failed(addText(pm, "cse,canonicalize,func.func(memref-copy-to-linalg)",
                      errorMessage)))
     return failure();
   if (stop == "bufferize")
@@ -174,6 +181,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   bool havePlanner =
       isRegistered("memplan-plan-arena") && isRegistered("memplan-lower");
   if (havePlanner) {
+    if (options.io == IOPlacement::Arena)
+      pm.addPass(createMemPlanIOToArenaPass());
     if (failed(addText(pm,
                        llvm::formatv("func.func(memplan-plan-arena{{"
                                      "alignment={0} capacity={1} "

@@ -243,6 +243,25 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
   let dependentDialects = ["tosa::TosaDialect"];
 }
 
+def MemPlanIOToArenaPass : Pass<"memplan-io-to-arena", "ModuleOp"> {
+  let summary = "Place the inputs and outputs of entry functions in the arena";
+  let description = [{
+    TFLite Micro's convention: the caller writes the inputs into the arena
+    before the call and reads the outputs from it afterwards, so an input's
+    bytes are reused once it dies. For every public function with a body
+    that no other function calls, each memref argument becomes a
+    `memref.alloc` at the start of the body, marked `memplan.input = i`, and
+    the arguments are removed; the function gets `memplan.io_in_arena`,
+    which lets `MemRefLiveness` keep every returned buffer live until the
+    return. `memplan-plan-arena` then records the offsets of the inputs and
+    outputs (`memplan.input_offsets`, `memplan.output_offsets`), and
+    `memplan-lower` drops the results: the function's only argument is the
+    arena. Runs on bufferized IR, before `memplan-plan-arena`, instead of
+    `buffer-results-to-out-params`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   let summary = "Place every buffer of a bufferized function in one static "
                 "arena";
