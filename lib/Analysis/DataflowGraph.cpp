@@ -409,8 +409,10 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       fusedAccumulators.insert(&op);
       continue;
     }
-    bool isView =
-        isViewOp(&op) && graph.lookupBuffer(op.getOperand(0)).has_value();
+    // The canonical model copies slices, as the papers count them.
+    bool isView = isViewOp(&op) &&
+                  (isLowering() || !isa<tosa::SliceOp>(op)) &&
+                  graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))
       return failure();
   }

@@ -45,7 +45,7 @@ std::optional<IOPlacement> mlir::memopt::parseIOPlacement(StringRef name) {
 
 bool mlir::memopt::isViewOp(Operation *op) {
   return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::CastOp>(op);
+             tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);
 }
 
 bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {

@@ -102,6 +102,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
     return fail(errorMessage, "alignment must be a power of two");
 
+  // 0. Fold and merge duplicate ops first: the lowering would, and the
+  // schedule's memory model must see the ops the lowering sees.
+  if (failed(addText(pm, "canonicalize,cse", errorMessage)))
+    return failure();
+
   // 1. Optional partition of concat + conv.
   StringRef partition = options.partition;
   if (partition != "off") {

@@ -72,7 +72,8 @@ std::optional<IOPlacement> parseIOPlacement(StringRef name);
 //===----------------------------------------------------------------------===//
 
 /// Returns true if \p op only re-describes the buffer of its first operand
-/// (a reshape, an expand/collapse_shape or a cast): it allocates nothing.
+/// in the lowering (a reshape, an expand/collapse_shape, a cast, or a slice,
+/// which becomes a strided view): it allocates nothing.
 bool isViewOp(Operation *op);
 
 /// Returns true if the lowering may write the result of an elementwise op of
