@@ -426,10 +426,11 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
 }
 
 // Under `io=caller` the caller passes every input and output buffer; they are
-// live for the whole call and not in the arena. An output that is returned
-// as a view of an arena buffer, or returned twice, or an input returned as
-// is, is copied into the caller's buffer at the end, so its arena buffer
-// stays.
+// live for the whole call and not in the arena. An output computed into its
+// buffer is computed in the caller's (a value returned twice is copied from
+// the first caller buffer into the second); an output that is only returned
+// as a view of an arena buffer is copied into the caller's buffer at the
+// end, so its arena buffer stays.
 void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   DenseSet<BufferId> movedOut;
   for (Value result :

@@ -49,9 +49,19 @@ bool mlir::memopt::isViewOp(Operation *op) {
 }
 
 bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
-  Operation *def = input.getDefiningOp();
-  return input.getType() == resultType && def && input.hasOneUse() &&
-         !def->hasTrait<OpTrait::ConstantLike>() && !isViewOp(def);
+  if (input.getType() != resultType)
+    return false;
+  // Through reshapes (which keep every byte) to the op that computes it; a
+  // slice is part of a larger buffer that would outlive the op.
+  for (Value value = input;;) {
+    Operation *def = value.getDefiningOp();
+    if (!value.hasOneUse() || !def || def->hasTrait<OpTrait::ConstantLike>() ||
+        isa<tosa::SliceOp, tensor::ExtractSliceOp>(def))
+      return false;
+    if (!isViewOp(def))
+      return true;
+    value = def->getOperand(0);
+  }
 }
 
 bool mlir::memopt::isElementwiseOp(Operation *op) {

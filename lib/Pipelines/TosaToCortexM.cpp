@@ -159,7 +159,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // 4. One-shot bufferization: concat operands and padded inputs are written
   // into their slice of the destination (empty-tensor elimination), reshapes
   // become views, elementwise ops reuse a dying input.
-  pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass());
+  {
+    PrepareBufferizationPassOptions prepare;
+    prepare.copyDuplicateResults = options.io == IOPlacement::Caller;
+    pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass(prepare));
+  }
   if (failed(addText(pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"

@@ -77,11 +77,12 @@ std::optional<IOPlacement> parseIOPlacement(StringRef name);
 bool isViewOp(Operation *op);
 
 /// Returns true if the lowering may write the result of an elementwise op of
-/// type \p resultType over its operand \p input: same type, \p input is read
-/// by this op only, and it is computed by an op that is neither a constant
-/// nor a view (graph inputs are read-only, constants live in flash, and a
-/// view's buffer has other names). Used for TOSA ops by the model and for
-/// `linalg.generic` ops by `prepare-bufferization`.
+/// type \p resultType over its operand \p input: same type, and \p input is
+/// read by this op only and computed by an op that is not a constant, maybe
+/// through reshapes each read only once (graph inputs are read-only,
+/// constants live in flash, and a slice's buffer would outlive the op). Used
+/// for TOSA ops by the model and for `linalg.generic` ops by
+/// `prepare-bufferization`.
 bool canOverwriteOperand(Value input, Type resultType);
 
 /// Returns true if \p op (TOSA) lowers to one elementwise `linalg.generic`

@@ -384,20 +384,16 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     - every tensor argument gets `bufferization.writable = false`, so that
       bufferization never writes into a caller's input (the C header declares
       inputs `const`);
-    - with `decompose-pads=true`, a `tensor.pad` whose source has no other
-      user is decomposed into `tensor.empty` + `linalg.fill` +
-      `tensor.insert_slice`, so that empty-tensor elimination may let the
-      producer write straight into the interior of the padded buffer;
-    - a chain of `tensor.insert_slice` ops filling disjoint static slices of a
-      `tensor.empty` (a lowered concat) is reordered to follow the order in
-      which the operands are produced, and the `tensor.empty` moves before the
-      first producer: every operand is then produced in its slice of the
-      concat buffer without moving any producer (the schedule is kept);
+    - with `copy-duplicate-results=true` (for `io=caller`), a value the
+      function returns more than once is copied for each further result, so
+      every result has a buffer of its own to become the caller's;
     - with `in-place-elementwise=true` (default), an elementwise
       `linalg.generic` (all loops parallel, identity maps) whose init is a
       `tensor.empty` and whose body does not read the init gets, as its init,
       an input of the same type that has no other user and is not a function
-      argument or a constant. One-shot bufferization then writes the result
+      argument, a constant or a view (the predicate `canOverwriteOperand` of
+      the cost model, which counts the same saving). One-shot bufferization
+      then writes the result
       over that input, which dies at this op, instead of allocating a new
       buffer.
 
@@ -409,10 +405,9 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"decomposePads", "decompose-pads", "bool", /*default=*/"false",
-           "Decompose pads whose source has no other user so the producer "
-           "writes into the padded buffer (off: it raised the planned "
-           "arena of the NAS and RandWire cells, see docs/CortexM.md)">,
+    Option<"copyDuplicateResults", "copy-duplicate-results", "bool",
+           /*default=*/"false",
+           "Copy values returned more than once, one buffer per result">,
     Option<"inPlaceElementwise", "in-place-elementwise", "bool",
            /*default=*/"true",
            "Let elementwise ops overwrite an input that dies there">,
