@@ -188,6 +188,20 @@ inline rc::Gen<GenFunction> genFunction(int maxOps = 13, int returnOneIn = 3) {
   });
 }
 
+/// Returns the peak of the live bytes \p live of \p fn: their largest entry,
+/// or, for a function without ops, the bytes of its inputs (they are in
+/// memory although no op runs).
+inline int64_t bruteForcePeak(const GenFunction &fn,
+                              const std::vector<int64_t> &live) {
+  if (!live.empty())
+    return *std::max_element(live.begin(), live.end());
+  int64_t bytes = 0;
+  for (const GenValue &value : fn.values)
+    if (value.step < 0 && !value.isWeight)
+      bytes += 4 * value.length;
+  return bytes;
+}
+
 /// Brute force of the canonical model: for each step of \p order (step
 /// indices of \p fn), adds up every buffer whose producer has run and whose
 /// last reader (or the end, for outputs) has not.

@@ -17,6 +17,15 @@
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Returns the peak of a graph without nodes: its inputs and the
+/// caller-owned bytes.
+static int64_t getEmptyPeak(const DataflowGraph &graph) {
+  int64_t bytes = graph.getPinnedBytes();
+  for (const Buffer &buffer : graph.getBuffers())
+    bytes += buffer.bytes;
+  return bytes;
+}
+
 /// Computes the live interval of every buffer of \p graph under \p order.
 static void computeIntervals(const DataflowGraph &graph, ArrayRef<NodeId> order,
                              SmallVectorImpl<LiveInterval> &intervals) {
@@ -77,6 +86,8 @@ ScheduleLiveness BufferLiveness::evaluate(const DataflowGraph &graph,
   result.order.assign(order.begin(), order.end());
   computeIntervals(graph, order, result.intervals);
   computeLiveBytes(graph, order, result.intervals, result.liveBytes);
+  if (order.empty())
+    result.peakBytes = getEmptyPeak(graph);
   for (auto [step, bytes] : llvm::enumerate(result.liveBytes)) {
     if (bytes > result.peakBytes) {
       result.peakBytes = bytes;
@@ -92,7 +103,7 @@ int64_t BufferLiveness::evaluatePeak(const DataflowGraph &graph,
   SmallVector<int64_t> liveBytes;
   computeIntervals(graph, order, intervals);
   computeLiveBytes(graph, order, intervals, liveBytes);
-  int64_t peak = 0;
+  int64_t peak = order.empty() ? getEmptyPeak(graph) : 0;
   for (int64_t bytes : liveBytes)
     peak = std::max(peak, bytes);
   return peak;

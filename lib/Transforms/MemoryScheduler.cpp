@@ -634,6 +634,9 @@ void Problem::transition(const Word *set, bool setIsEmpty, int64_t mem,
 }
 
 int64_t Problem::evaluate(ArrayRef<unsigned> order) const {
+  // Without ops, the inputs (and caller-owned buffers) are all there is.
+  if (order.empty())
+    return initialMem + unusedInputBytes;
   SmallVector<Word> set(numWords, 0);
   int64_t mem = initialMem, peak = 0;
   for (auto [index, node] : llvm::enumerate(order)) {

@@ -1,8 +1,8 @@
 // Debian's mlir-opt-22 loads MemOptPlugin.so and runs mem-opt's passes through
 // --pass-pipeline; the plugin must not register options twice (a second copy
 // of LLVM would abort at load time).
-// RUN: mlir-opt %s --load-pass-plugin=%mem_opt_plugin --pass-pipeline="builtin.module(memory-report)" 2>&1 >/dev/null | FileCheck %s --check-prefix=TEXT
-// RUN: mlir-opt %S/../Inputs/liberis.mlir --load-pass-plugin=%mem_opt_plugin --pass-pipeline="builtin.module(memory-report{format=json})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: mlir-opt %s --load-pass-plugin=%mem_opt_plugin --pass-pipeline="builtin.module(memory-report{model=canonical})" 2>&1 >/dev/null | FileCheck %s --check-prefix=TEXT
+// RUN: mlir-opt %S/../Inputs/liberis.mlir --load-pass-plugin=%mem_opt_plugin --pass-pipeline="builtin.module(memory-report{model=canonical format=json})" -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
 // RUN: mlir-opt --load-pass-plugin=%mem_opt_plugin --help | FileCheck %s --check-prefix=HELP
 
 // 16xf32 = 64 B. %arg0 is returned, so it lives over both steps.

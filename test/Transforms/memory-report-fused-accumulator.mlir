@@ -1,9 +1,11 @@
-// The cost model of an int8 conv + tosa.rescale (docs/MemoryModel.md): the
-// lowering (fuse-rescale-accumulators) computes the conv one pixel at a time
-// inside the rescale's loop, so the i32 accumulator is one pixel (16 channels
-// x 4 = 64 bytes), and the conv's input stays live until the rescale.
+// The lowering's model of an int8 conv + tosa.rescale (docs/MemoryModel.md):
+// the lowering (fuse-rescale-accumulators) computes the conv one pixel at a
+// time inside the rescale's loop, so the pair is one step (one node of the
+// graph) whose workspace is the i32 accumulator of one pixel (16 channels x 4
+// = 64 bytes), and the conv's input is live at it. Every buffer takes its
+// size rounded up to 16 bytes (the arena's alignment).
 // By hand, @fused: x 4x4x8 i8 = 128, acc 64, out 4x4x16 i8 = 256;
-//   step 0 (conv): x + acc = 192; step 1 (rescale): x + acc + out = 448.
+//   step 0 (conv + rescale): x + acc + out = 448.
 // @two_users: the accumulator has two readers, so it is not fused and is the
 // whole 4x4x16 i32 tensor (1024):
 //   step 0: x + acc = 1152; step 1: acc + r1 256 = 1280;
@@ -13,10 +15,9 @@
 //   step 0: 32 + 384 = 416; step 1: 384 + out 96 = 480.
 // RUN: mem-opt %s --memory-report -o /dev/null 2>&1 | FileCheck %s
 
-// CHECK:      memory report for @fused: 2 steps, peak 448 bytes at step 1 (out)
-// CHECK:        0  tosa.conv2d   acc   192
-// CHECK-NEXT:   1  tosa.rescale  out   448  <- peak
-// CHECK-NEXT: peak: 448 bytes; live: %arg0 (128) acc (64) out (256)
+// CHECK:      memory report for @fused: 1 step, peak 448 bytes at step 0 (out)
+// CHECK:        0  tosa.rescale  out   448  <- peak
+// CHECK-NEXT: peak: 448 bytes; live: %arg0 (128) out (256) out workspace (64)
 func.func @fused(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
   %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
@@ -42,7 +43,9 @@ func.func @two_users(%x: tensor<1x4x4x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4
   %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
   %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("acc")
   %r1 = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("r1")
-  %r2 = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("r2")
+  // A different scale, so that the two rescales are not one op after CSE.
+  %m2 = "tosa.const"() <{values = dense<1073741823> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %r2 = tosa.rescale %acc, %m2, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("r2")
   return %r1, %r2 : tensor<1x4x4x16xi8>, tensor<1x4x4x16xi8>
 }
 
@@ -62,12 +65,13 @@ func.func @wide_depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x6xi8> {
 }
 
 // @one_pixel: an accumulator of one pixel is not fused (the fused loop would
-// keep x live at the rescale): x 1x1x1x8 i8 = 8, acc 1x1x1x16 i32 = 64,
-// out 16; step 0: x + acc = 72; step 1: acc + out = 80 (fused it would be 88).
-// CHECK:      memory report for @one_pixel: 2 steps, peak 80 bytes at step 1 (px_out)
-// CHECK:        0  tosa.conv2d   px_acc   72
-// CHECK-NEXT:   1  tosa.rescale  px_out   80  <- peak
-// CHECK-NEXT: peak: 80 bytes; live: px_acc (64) px_out (16)
+// keep x live at the rescale): x 1x1x1x8 i8 = 8 (16 aligned), acc 1x1x1x16
+// i32 = 64, out 16; step 0: x + acc = 80; step 1: acc + out = 80 (fused it
+// would be 96).
+// CHECK:      memory report for @one_pixel: 2 steps, peak 80 bytes at step 0 (px_acc)
+// CHECK:        0  tosa.conv2d   px_acc   80  <- peak
+// CHECK-NEXT:   1  tosa.rescale  px_out   80
+// CHECK-NEXT: peak: 80 bytes; live: %arg0 (16) px_acc (64)
 func.func @one_pixel(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x16xi8> {
   %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
   %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
@@ -81,13 +85,12 @@ func.func @one_pixel(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x16xi8> {
 }
 
 // @padded: a 3x3 conv with pad 1 reads x through a 3x3x8 i8 window per pixel
-// (72 bytes, a workspace of the rescale's step), not a padded copy of x:
-// step 0 (conv): x 128 + acc 64 = 192;
-// step 1 (rescale): x 128 + acc 64 + out 256 + window 72 = 520.
-// CHECK:      memory report for @padded: 2 steps, peak 520 bytes at step 1 (pad_out)
-// CHECK:        0  tosa.conv2d   pad_acc   192
-// CHECK-NEXT:   1  tosa.rescale  pad_out   520  <- peak
-// CHECK-NEXT: peak: 520 bytes; live: %arg0 (128) pad_acc (64) pad_out (256) pad_out workspace (72)
+// (72 bytes, 80 aligned), not a padded copy of x; the window and the
+// accumulator are the workspace of the fused step:
+// step 0: x 128 + acc 64 + out 256 + window 80 = 528.
+// CHECK:      memory report for @padded: 1 step, peak 528 bytes at step 0 (pad_out)
+// CHECK:        0  tosa.rescale  pad_out   528  <- peak
+// CHECK-NEXT: peak: 528 bytes; live: %arg0 (128) pad_out (256) pad_out workspace (144)
 func.func @padded(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %w = "tosa.const"() <{values = dense<3> : tensor<16x3x3x8xi8>}> : () -> tensor<16x3x3x8xi8>
   %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>

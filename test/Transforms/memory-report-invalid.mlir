@@ -59,10 +59,10 @@ func.func @unknown_op(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
-func.func @no_bit_width(%arg0: tensor<4xf32>) -> tensor<4xindex> {
-  // expected-error @below {{'foo.index_tensor' op result #0: cannot compute the byte size of 'tensor<4xindex>'}}
-  %0 = "foo.index_tensor"(%arg0) : (tensor<4xf32>) -> tensor<4xindex>
-  return %0 : tensor<4xindex>
+func.func @no_byte_size(%arg0: tensor<4xf32>) -> tensor<4xvector<2xf32>> {
+  // expected-error @below {{'foo.vector_tensor' op result #0: cannot compute the byte size of 'tensor<4xvector<2xf32>>'}}
+  %0 = "foo.vector_tensor"(%arg0) : (tensor<4xf32>) -> tensor<4xvector<2xf32>>
+  return %0 : tensor<4xvector<2xf32>>
 }
 
 // -----

@@ -9,7 +9,7 @@
 // The only optimal order op1,op4,op6,op2,op3,op5,op7 has 4704, 3648, 3904,
 // 4960, 2336, 1024, 1024 (peak 4960 at step 3). Axis: 0..6 KiB in ticks of 2,
 // so y = 340 - bytes / 20.48; x = 80 + 100 * step.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="format=svg compare=exact output=%t.liberis.svg" -o /dev/null
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="model=canonical format=svg compare=exact output=%t.liberis.svg" -o /dev/null
 // RUN: xmllint --noout %t.liberis.svg
 // RUN: FileCheck %s --check-prefix=LIBERIS < %t.liberis.svg
 // LIBERIS: <svg xmlns="http://www.w3.org/2000/svg" width="800" height="442"
@@ -33,10 +33,10 @@
 // LIBERIS: </svg>
 
 // Every baseline can be overlaid; reverse post-order also finds 4960 here.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="format=svg compare=rpo" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="model=canonical format=svg compare=rpo" -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
 // RPO: >reverse post-order: peak 4960 bytes (4.84 KiB) at step 3 of 7</text>
 // After memory-schedule the current order is the scheduled one.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule --memory-report="format=svg compare=input" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCHEDULED
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=model=canonical --memory-report="model=canonical format=svg compare=input" -o /dev/null 2>&1 | FileCheck %s --check-prefix=SCHEDULED
 // SCHEDULED: >scheduled order: peak 4960 bytes (4.84 KiB) at step 3 of 7</text>
 // SCHEDULED: >input order: peak 4960 bytes (4.84 KiB) at step 3 of 7</text>
 
@@ -44,7 +44,7 @@
 // 2048, 3072, 3072 (peak at step 1). Axis 0..3 KiB in ticks of 1, so
 // y = 340 - bytes * 100 / 1024; x = 80 + 700 * step / 3. An empty function
 // gets an empty chart below the first (which is 398 + 18 + 8 = 424 high).
-// RUN: mem-opt %s --memory-report=format=svg -o /dev/null 2>%t.chain.svg
+// RUN: mem-opt %s --memory-report="model=canonical format=svg" -o /dev/null 2>%t.chain.svg
 // RUN: xmllint --noout %t.chain.svg
 // RUN: FileCheck %s --check-prefix=CHAIN < %t.chain.svg
 // CHAIN: height="848"
@@ -63,7 +63,7 @@
 // CHAIN: </svg>
 
 // Same input, same bytes.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="format=svg compare=exact output=%t.again.svg" -o /dev/null
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="model=canonical format=svg compare=exact output=%t.again.svg" -o /dev/null
 // RUN: cmp %t.liberis.svg %t.again.svg
 
 func.func @chain(%x: tensor<1x8x8x4xf32>) -> tensor<1x8x8x4xf32> {

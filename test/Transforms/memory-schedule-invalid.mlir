@@ -1,4 +1,4 @@
-// RUN: mem-opt %s --split-input-file --memory-schedule="budget=4000" -verify-diagnostics -o /dev/null
+// RUN: mem-opt %s --split-input-file --memory-schedule="model=canonical budget=4000" -verify-diagnostics -o /dev/null
 
 // The Liberis graph on f32 vectors (see memory-schedule.mlir): its optimum is
 // 4960 bytes, reached at op2 with t1, t6 and t2 live.

@@ -1,6 +1,6 @@
 // Liberis & Lane (2019, Fig. 1): the file order peaks at 5216 bytes; the
 // published optimum is 4960 bytes with op1, op4, op6, op2, op3, op5, op7.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=model=canonical --memory-report=model=canonical -o /dev/null 2>&1 | FileCheck %s --check-prefix=EXACT
 // EXACT:      memory report for @main: 7 steps, peak 4960 bytes at step 3 (op2)
 // EXACT:         0  tosa.conv2d  op1
 // EXACT-NEXT:    1  tosa.conv2d  op4
@@ -11,13 +11,13 @@
 // EXACT-NEXT:    6  tosa.concat  op7
 // EXACT:      schedule: lower bound 4960 bytes, proven optimal
 
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=record-time=false | FileCheck %s --check-prefix=ATTRS
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical record-time=false" | FileCheck %s --check-prefix=ATTRS
 // ATTRS: func.func @main({{.*}}) -> tensor<1x4x4x8xf32> attributes {memopt.lower_bound = 4960 : i64, memopt.optimal = true, memopt.peak_bytes = 4960 : i64} {
 // ATTRS-NOT: memopt.schedule_time_ms
 
 // The time is recorded by default, and memory-report's JSON carries the
 // certificate.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule --memory-report=format=json -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=model=canonical --memory-report="model=canonical format=json" -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
 // JSON:      "schedule": {
 // JSON-NEXT:   "lower_bound": 4960,
 // JSON-NEXT:   "optimal": true,
@@ -25,13 +25,13 @@
 // JSON-NEXT:   "time_ms": {{[0-9]+}}
 
 // Output is deterministic.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=record-time=false > %t.a.mlir
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=record-time=false > %t.b.mlir
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical record-time=false" > %t.a.mlir
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical record-time=false" > %t.b.mlir
 // RUN: diff %t.a.mlir %t.b.mlir
 
 // Baselines. Kahn (breadth first) runs op4 while t1 and t2 are live:
 // 3136 + 1568 + 512 = 5216. The file order is kept as is.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=algorithm=kahn --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=KAHN
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical algorithm=kahn" --memory-report=model=canonical -o /dev/null 2>&1 | FileCheck %s --check-prefix=KAHN
 // KAHN:      peak 5216 bytes at step 2 (op4)
 // KAHN:         0  tosa.conv2d  op1
 // KAHN-NEXT:    1  tosa.conv2d  op2
@@ -40,17 +40,17 @@
 // KAHN-NEXT:    4  tosa.conv2d  op6
 // KAHN-NEXT:    5  tosa.conv2d  op5
 // KAHN:      schedule: lower bound 4704 bytes, not proven optimal
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=algorithm=input --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=INPUT
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical algorithm=input" --memory-report=model=canonical -o /dev/null 2>&1 | FileCheck %s --check-prefix=INPUT
 // INPUT: peak 5216 bytes at step 2 (op3)
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=algorithm=rpo --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=algorithm=greedy --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical algorithm=rpo" --memory-report=model=canonical -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical algorithm=greedy" --memory-report=model=canonical -o /dev/null 2>&1 | FileCheck %s --check-prefix=RPO
 // RPO: peak 4960 bytes at step 3 (op2)
 
 // A budget at the optimum passes.
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=budget=4960 -o /dev/null
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical budget=4960" -o /dev/null
 
 // Statistics as a remark (Debian's LLVM compiles -mlir-pass-statistics out).
-// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=print-statistics -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule="model=canonical print-statistics" -o /dev/null 2>&1 | FileCheck %s --check-prefix=STATS
 // STATS: remark: memory-schedule statistics of @main: peak before 5216 bytes, after 4960 bytes, lower bound 4960 bytes, proven optimal, {{[0-9]+}} states explored, {{[0-9]+}} ms
 
 // Constants move with their first user; side-effecting ops keep their
@@ -59,7 +59,7 @@
 // t1 = 3136, t2 = 1568, t3 = t4 = 512, t5 = t6 = 256, t7 = 512) with an
 // effect on t5 and then one on t6: op6 still moves before op2, but the effect
 // on t6 stays after the one on t5, and the peak is the published 4960.
-// RUN: mem-opt %s --allow-unregistered-dialect --memory-schedule=record-time=false | FileCheck %s
+// RUN: mem-opt %s --allow-unregistered-dialect --memory-schedule="model=canonical record-time=false" | FileCheck %s
 // CHECK-LABEL: func.func @effects
 // CHECK-SAME:  memopt.optimal = true, memopt.peak_bytes = 4960
 // CHECK:       %[[OP1:.*]] = tosa.concat %arg0, %arg0
