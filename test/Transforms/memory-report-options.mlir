@@ -22,7 +22,14 @@ func.func @empty() {
 // `mem-opt --help` lists the pass with its one-line summary and options.
 // RUN: mem-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --memory-report {{ *}}- Report live activation bytes per step and the peak of each function
+// HELP-NEXT: --alignment=<long> {{ *}}- Alignment of every arena buffer in bytes (lowering model)
 // HELP-NEXT: --compare=<string> {{ *}}- With format=svg, overlay the order of another algorithm: `none`, `input`, `kahn`, `rpo`, `greedy` or `exact`
 // HELP-NEXT: --compare-time-limit-ms=<ulong> {{ *}}- Time limit of the exact search for compare=exact
 // HELP-NEXT: --format=<string> {{ *}}- Report format: `text` (a table per function), `json` or `svg` (a chart per function)
+// HELP-NEXT: --io=<value> {{ *}}- Where graph inputs and outputs live (lowering model)
+// HELP-NEXT: =arena {{ *}}- in the arena, reused once dead (default)
+// HELP-NEXT: =caller {{ *}}- in the caller's buffers, live for the whole call
+// HELP-NEXT: --model=<value> {{ *}}- Memory model: the bytes the Cortex-M lowering allocates, or the canonical model of the papers
+// HELP-NEXT: =lowering {{ *}}- what cortex-m-pipeline allocates (default)
+// HELP-NEXT: =canonical {{ *}}- every op writes a fresh buffer; for published figures
 // HELP-NEXT: --output=<string> {{ *}}- File to write the report to; `-` means stderr

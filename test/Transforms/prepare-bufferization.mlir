@@ -1,6 +1,6 @@
 // RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization))" | FileCheck %s
 // RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization{in-place-elementwise=false}))" | FileCheck %s --check-prefix=OFF
-// RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization{decompose-pads=true}))" | FileCheck %s --check-prefix=PAD
+// RUN: mem-opt %s --split-input-file --pass-pipeline="builtin.module(func.func(prepare-bufferization{copy-duplicate-results=true}))" | FileCheck %s --check-prefix=DUP
 
 #id = affine_map<(d0) -> (d0)>
 
@@ -57,54 +57,62 @@ func.func @other_user(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 
 // -----
 
-// A lowered concat whose second operand is produced first: the destination
-// moves before the first producer and the inserts follow production order.
-// CHECK-LABEL: func.func @concat_order
-// CHECK: %[[D:.*]] = tensor.empty() : tensor<8xf32>
-// CHECK: %[[B:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK: %[[FB:.*]] = linalg.fill {{.*}} outs(%[[B]]
-// CHECK: %[[I0:.*]] = tensor.insert_slice %[[FB]] into %[[D]][4] [4] [1]
-// CHECK: %[[FA:.*]] = linalg.fill
-// CHECK: %[[I1:.*]] = tensor.insert_slice %[[FA]] into %[[I0]][0] [4] [1]
-// CHECK: return %[[I1]]
-func.func @concat_order() -> tensor<8xf32> {
-  %c1 = arith.constant 1.0 : f32
-  %c2 = arith.constant 2.0 : f32
-  %eb = tensor.empty() : tensor<4xf32>
-  %fb = linalg.fill ins(%c2 : f32) outs(%eb : tensor<4xf32>) -> tensor<4xf32>
-  %ea = tensor.empty() : tensor<4xf32>
-  %fa = linalg.fill ins(%c1 : f32) outs(%ea : tensor<4xf32>) -> tensor<4xf32>
-  %d = tensor.empty() : tensor<8xf32>
-  %i0 = tensor.insert_slice %fa into %d[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
-  %i1 = tensor.insert_slice %fb into %i0[4] [4] [1] : tensor<4xf32> into tensor<8xf32>
-  return %i1 : tensor<8xf32>
+#id = affine_map<(d0) -> (d0)>
+
+// Through a reshape read only once, the result overwrites the reshaped
+// buffer (a reshape keeps every byte); through a slice it does not: the
+// slice's buffer is larger and would outlive the op.
+// CHECK-LABEL: func.func @views
+// CHECK: %[[F:.*]] = linalg.fill
+// CHECK: %[[R:.*]] = tensor.collapse_shape %[[F]]
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : tensor<4xf32>) outs(%[[R]] : tensor<4xf32>)
+// CHECK: %[[S:.*]] = tensor.extract_slice
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+func.func @views() -> (tensor<4xf32>, tensor<4xf32>) {
+  %z = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %r = tensor.collapse_shape %f [[0, 1]] : tensor<2x2xf32> into tensor<4xf32>
+  %e1 = tensor.empty() : tensor<4xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%r : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.negf %p : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  %e2 = tensor.empty() : tensor<8xf32>
+  %g = linalg.fill ins(%z : f32) outs(%e2 : tensor<8xf32>) -> tensor<8xf32>
+  %s = tensor.extract_slice %g[0] [4] [1] : tensor<8xf32> to tensor<4xf32>
+  %e3 = tensor.empty() : tensor<4xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%s : tensor<4xf32>) outs(%e3 : tensor<4xf32>) {
+  ^bb0(%p: f32, %o: f32):
+    %n = arith.negf %p : f32
+    linalg.yield %n : f32
+  } -> tensor<4xf32>
+  return %a, %b : tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
 
-// Overlapping slices are not a concat: left alone.
-// CHECK-LABEL: func.func @overlap
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[0] [4] [1]
-// CHECK: tensor.insert_slice %{{.*}} into %{{.*}}[2] [4] [1]
-func.func @overlap(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<8xf32> {
-  %d = tensor.empty() : tensor<8xf32>
-  %i0 = tensor.insert_slice %a into %d[0] [4] [1] : tensor<4xf32> into tensor<8xf32>
-  %i1 = tensor.insert_slice %b into %i0[2] [4] [1] : tensor<4xf32> into tensor<8xf32>
-  return %i1 : tensor<8xf32>
+// With copy-duplicate-results (io=caller), a value returned twice gets a copy
+// for its second result, so that each result can become a caller's buffer.
+// DUP-LABEL: func.func @twice
+// DUP: %[[A:.*]] = tosa.abs
+// DUP: %[[E:.*]] = tensor.empty() : tensor<4xf32>
+// DUP: %[[C:.*]] = linalg.copy ins(%[[A]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+// DUP: return %[[A]], %[[C]]
+// CHECK-LABEL: func.func @twice
+// CHECK: return %[[A:.*]], %[[A]]
+func.func @twice(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %a = tosa.abs %x : (tensor<4xf32>) -> tensor<4xf32>
+  return %a, %a : tensor<4xf32>, tensor<4xf32>
 }
 
 // -----
 
-// With decompose-pads, a pad of a value used only there becomes an empty
-// tensor, a fill and an insert_slice (a subset that empty-tensor elimination
-// lets the producer write into); a pad of an argument stays.
+// Pads are left alone: the lowering's model counts the padded copy.
 // CHECK-LABEL: func.func @pad
 // CHECK-COUNT-2: tensor.pad
-// PAD-LABEL: func.func @pad
-// PAD: tensor.pad %arg0
-// PAD: linalg.fill
-// PAD: tensor.insert_slice %{{.*}} into %{{.*}}[1] [4] [1] : tensor<4xf32> into tensor<6xf32>
-// PAD-NOT: tensor.pad
 func.func @pad(%a: tensor<4xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
   %z = arith.constant 0.0 : f32
   %q = tensor.pad %a low[1] high[1] {

@@ -6,7 +6,8 @@
 # ===------------------------------------------------------------------------===#
 #
 # Generates every model of `mem-opt-zoo --list` (and the int8 variant of the
-# cells), and checks that mem-opt models it and that its reports agree:
+# cells), and checks that mem-opt models it and that its reports agree under
+# the canonical model (whose live tensors add up to every step's bytes):
 #   - the file-order report: peak == max(live bytes), the step at peak_step
 #     has the peak, the tensors live at the peak add up to it;
 #   - every baseline (memory-schedule algorithm=input|kahn|rpo|greedy) and the
@@ -60,7 +61,8 @@ def report(model_file, passes, tag):
     """Runs mem-opt with `passes` then memory-report=json; returns its functions."""
     out = os.path.join(work, tag + ".json")
     if run([memopt, model_file] + passes +
-           ["--memory-report=format=json output=" + out, "-o", os.devnull]) is None:
+           ["--memory-report=model=canonical format=json output=" + out, "-o",
+            os.devnull]) is None:
         return None
     with open(out) as f:
         return json.load(f)["functions"]
@@ -109,7 +111,7 @@ for model, dtype in variants:
     for algorithm in BASELINES + ["exact"]:
         options = "algorithm=%s record-time=false time-limit-ms=%d" % (
             algorithm, EXACT_LIMIT_MS)
-        fns = report(path, ["--memory-schedule=" + options], tag + "-" + algorithm)
+        fns = report(path, ["--memory-schedule=model=canonical " + options], tag + "-" + algorithm)
         if fns is None:
             continue
         fn = fns[0]
