@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+# ===- one-number.py - The proven peak is the SRAM the device uses ----------===#
+#
+# Part of the mem-opt project.
+#
+# ===------------------------------------------------------------------------===#
+#
+# For every model given (TOSA files), in both `io=` modes, runs
+# `cortex-m-pipeline` up to the arena plan and checks the one number:
+#
+#   memopt.peak_bytes (the schedule's peak under the lowering's model)
+#     == memplan.lower_bound (the liveness bound of the buffers the lowering
+#        really allocates) + the bytes of the caller-owned inputs and outputs
+#
+# The caller's bytes come from the TOSA signature (elements x element bytes;
+# none under io=arena). The planned arena is at least the bound; when the
+# placement is above it (printed), the header reports the placed arena.
+# Usage: one-number.py <mem-opt> [--zoo <mem-opt-zoo> <work dir>] <model>...
+# --zoo adds every model of `mem-opt-zoo --list`, in f32 and int8.
+#
+# ===------------------------------------------------------------------------===#
+import os
+import re
+import subprocess
+import sys
+
+ELEMENT_BYTES = {"f32": 4, "f16": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
+                 "i1": 1}
+
+
+def tensor_bytes(text):
+    """Bytes of the tensor types in a signature fragment, as C stores them."""
+    total = 0
+    for shape, element in re.findall(r"tensor<((?:\d+x)*)(\w+)>", text):
+        count = 1
+        for dim in shape.split("x")[:-1]:
+            count *= int(dim)
+        total += count * ELEMENT_BYTES[element]
+    return total
+
+
+def caller_bytes(model):
+    """Bytes of the inputs and outputs of the model's public function."""
+    text = open(model).read()
+    match = re.search(r"func\.func @\w+\((.*?)\)\s*->\s*(\(.*?\)|tensor<[^>]*>)",
+                      text, re.S)
+    return tensor_bytes(match.group(1)) + tensor_bytes(match.group(2))
+
+
+def attr(text, name):
+    match = re.search(name + r" = (\d+)", text)
+    return int(match.group(1)) if match else None
+
+
+def zoo_models(zoo, work):
+    """Generates every zoo model in f32 and int8 into \p work."""
+    names = [line.split()[0] for line in subprocess.run(
+        [zoo, "--list"], capture_output=True, text=True,
+        check=True).stdout.splitlines() if line.strip()]
+    os.makedirs(work, exist_ok=True)
+    paths = []
+    for name in names:
+        for dtype in ("f32", "i8"):
+            path = os.path.join(work, "%s-%s.mlir" % (name, dtype))
+            subprocess.run([zoo, "--model=" + name, "--dtype=" + dtype, "-o",
+                            path], check=True)
+            paths.append(path)
+    return paths
+
+
+def main():
+    mem_opt, models = sys.argv[1], sys.argv[2:]
+    if models[:1] == ["--zoo"]:
+        models = zoo_models(models[1], models[2]) + models[3:]
+    errors = 0
+    for model in models:
+        name = model.rsplit("/", 1)[-1]
+        for io in ("arena", "caller"):
+            res = subprocess.run(
+                [mem_opt, model,
+                 "--cortex-m-pipeline=stop-after=plan io=" + io],
+                capture_output=True, text=True)
+            if res.returncode:
+                print("error: %s io=%s: pipeline failed\n%s" % (
+                    name, io, res.stderr[:300]))
+                errors += 1
+                continue
+            head = next(line for line in res.stdout.splitlines()
+                        if "func.func @" in line and "memopt.peak_bytes" in line)
+            peak = attr(head, "memopt.peak_bytes")
+            bound = attr(head, "memplan.lower_bound")
+            arena = attr(head, "memplan.arena_size")
+            io_bytes = caller_bytes(model) if io == "caller" else 0
+            status = "ok" if peak == bound + io_bytes else "MISMATCH"
+            if status != "ok":
+                errors += 1
+            note = "" if arena == bound else \
+                " (placement above the bound: arena %d)" % arena
+            print("%s io=%s: peak %d, bound %d + caller %d: %s%s" % (
+                name, io, peak, bound, io_bytes, status, note))
+            if arena < bound:
+                print("error: %s io=%s: arena %d below its bound %d" % (
+                    name, io, arena, bound))
+                errors += 1
+    print("checked %d models, %d errors" % (len(models), errors))
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
