@@ -105,10 +105,17 @@ void MemPlanPlanArenaPass::runOnOperation() {
   }
   int64_t lowerBound = getLivenessLowerBound(problem, alignment);
 
+  // The capacity is the device's SRAM: the caller's input and output
+  // buffers (memref arguments) take their share of it.
+  int64_t callerBytes = 0;
+  for (Type type : func.getArgumentTypes())
+    if (auto memref = dyn_cast<MemRefType>(type))
+      callerBytes += memplan::getStaticSizeInBytes(memref, DataLayout::closest(func))
+                         .value_or(0);
   PlacementOptions options;
   options.algorithm = *parsed;
   options.alignment = alignment;
-  options.capacity = capacity;
+  options.capacity = capacity ? std::max<int64_t>(capacity - callerBytes, 1) : 0;
   options.timeLimitMs = timeLimitMs;
   std::optional<ArenaPlan> plan = planArena(problem, options);
   if (!plan) {
@@ -123,7 +130,10 @@ void MemPlanPlanArenaPass::runOnOperation() {
       diag << unbounded->arenaSize;
     else
       diag << "more";
-    diag << " bytes, more than the capacity of " << capacity
+    diag << " bytes";
+    if (callerBytes)
+      diag << " plus " << callerBytes << " bytes of caller-owned buffers";
+    diag << ", more than the capacity of " << capacity
          << " bytes; the live bytes peak here at " << peakBytes
          << " (liveness lower bound " << lowerBound << " bytes)";
     return signalPassFailure();

@@ -73,6 +73,8 @@ static std::string describeLive(const DataflowGraph &graph,
     os << "'" << graph.getBufferName(b) << "' (" << graph.getBuffer(b).bytes
        << " bytes)";
   });
+  if (int64_t pinned = graph.getPinnedBytes())
+    os << ", and the caller's inputs and outputs (" << pinned << " bytes)";
   return text;
 }
 

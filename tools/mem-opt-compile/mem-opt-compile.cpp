@@ -74,10 +74,11 @@ static cl::opt<std::string> cpuName("cpu",
                                     cl::desc("cortex-m4, cortex-m7, "
                                              "cortex-m33 or cortex-m55"),
                                     cl::init("cortex-m4"));
-static cl::opt<int64_t> sramBytes("sram",
-                                  cl::desc("Activation budget in bytes "
-                                           "(0: none)"),
-                                  cl::init(0));
+static cl::opt<int64_t> sramBytes(
+    "sram",
+    cl::desc("Activation SRAM budget in bytes: the arena plus the caller's "
+             "input and output buffers under --io=caller (0: none)"),
+    cl::init(0));
 static cl::opt<std::string>
     scheduleName("schedule",
                  cl::desc("Op order: exact, input, kahn, rpo or greedy"),

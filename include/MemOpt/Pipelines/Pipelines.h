@@ -52,8 +52,10 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   /// Activation budget in bytes (0: none).
   PassOptions::Option<int64_t> sram{
       *this, "sram",
-      llvm::cl::desc("Activation memory budget in bytes; fail at compile "
-                     "time if the schedule's peak exceeds it (0: no budget)"),
+      llvm::cl::desc("Activation SRAM budget in bytes: the arena plus the "
+                     "caller-owned inputs and outputs (io=caller); fail at "
+                     "compile time if the proven peak exceeds it (0: no "
+                     "budget)"),
       llvm::cl::init(0)};
   /// Whether to partition concat + conv before scheduling.
   PassOptions::Option<std::string> partition{

@@ -321,8 +321,9 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
            "Placement algorithm: best, greedy-by-size or no-reuse">,
     Option<"capacity", "capacity", "int64_t", /*default=*/"0",
-           "Arena capacity in bytes; fail if the plan needs more (0: "
-           "unbounded)">,
+           "Activation SRAM in bytes: the arena plus the caller-owned "
+           "buffers of the function's memref arguments; fail if the plan "
+           "needs more (0: unbounded)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
            "Time limit of searching placement algorithms per function, in "
            "milliseconds (0: none)">,
