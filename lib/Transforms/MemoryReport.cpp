@@ -12,7 +12,7 @@
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Schedule/Scheduler.h"
 #include "MemOpt/Transforms/MemoryTimelineSvg.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -16,7 +16,7 @@
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/DataflowGraph.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Schedule/Scheduler.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"

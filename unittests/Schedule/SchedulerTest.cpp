@@ -15,7 +15,7 @@
 #include "TestUtils.h"
 
 #include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Schedule/Scheduler.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Verifier.h"

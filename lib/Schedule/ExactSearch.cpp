@@ -17,7 +17,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Schedule/Scheduler.h"
 
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/xxhash.h"

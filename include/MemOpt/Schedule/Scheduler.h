@@ -15,8 +15,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_TRANSFORMS_MEMORYSCHEDULER_H
-#define MEMOPT_TRANSFORMS_MEMORYSCHEDULER_H
+#ifndef MEMOPT_SCHEDULE_SCHEDULER_H
+#define MEMOPT_SCHEDULE_SCHEDULER_H
 
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "llvm/ADT/StringRef.h"
@@ -92,4 +92,4 @@ int64_t evaluateSchedulePeak(const DataflowGraph &graph,
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_TRANSFORMS_MEMORYSCHEDULER_H
+#endif // MEMOPT_SCHEDULE_SCHEDULER_H
