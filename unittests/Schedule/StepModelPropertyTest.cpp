@@ -1,0 +1,344 @@
+//===- StepModelPropertyTest.cpp - IR-free scheduling vs brute force ------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Random schedule::Problems with workspace, in-place inputs, pinned buffers,
+// returned buffers, unused inputs and extra ordering edges, built without IR.
+// The reference is a brute force written here from docs/MemoryModel.md in
+// the interval form (a buffer is live from its producer's step to its last
+// reader's; each step adds the node's workspace and subtracts an in-place
+// saving), which never calls the StepModel. The step model's replay must
+// match it step by step, and the exact scheduler must find the minimum over
+// all topological orders.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Schedule/Scheduler.h"
+#include "MemOpt/Schedule/StepModel.h"
+
+// rapidcheck/gtest.h needs gtest/gtest.h first.
+#include "gtest/gtest.h"
+
+#include "rapidcheck.h"
+#include "rapidcheck/gtest.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+#include <vector>
+
+using namespace mlir::memopt::schedule;
+
+namespace {
+
+/// Generates a random well-formed problem of up to \p maxNodes nodes.
+rc::Gen<Problem> genProblem(int maxNodes) {
+  return rc::gen::exec([maxNodes] {
+    Problem problem;
+    int numInputs = *rc::gen::inRange(0, 4);
+    for (int i = 0; i < numInputs; ++i) {
+      Buffer buffer;
+      buffer.bytes = *rc::gen::inRange<int64_t>(0, 65);
+      buffer.isGraphOutput = *rc::gen::inRange(0, 5) == 0;
+      buffer.pinned = *rc::gen::inRange(0, 4) == 0;
+      problem.addBuffer(buffer);
+    }
+    // Full size: rapidcheck would otherwise start with tiny problems.
+    int numNodes = *rc::gen::resize(100, rc::gen::inRange(0, maxNodes + 1));
+    for (int id = 0; id < numNodes; ++id) {
+      Node node;
+      // Inputs: a random subset of the buffers made so far.
+      for (BufferId buffer = 0; buffer < problem.getNumBuffers(); ++buffer)
+        if (*rc::gen::inRange(0, 3) == 0)
+          node.inputs.push_back(buffer);
+      // Ordering edges: the producers of the inputs, and some others.
+      for (BufferId buffer : node.inputs)
+        if (std::optional<NodeId> producer = problem.getBuffer(buffer).producer)
+          node.preds.push_back(*producer);
+      for (int pred = 0; pred < id; ++pred)
+        if (*rc::gen::inRange(0, 6) == 0)
+          node.preds.push_back(pred);
+      llvm::sort(node.preds);
+      node.preds.erase(std::unique(node.preds.begin(), node.preds.end()),
+                       node.preds.end());
+      node.workspaceBytes = *rc::gen::inRange<int64_t>(0, 3) * 8;
+      int numOutputs = *rc::gen::inRange(0, 3);
+      NodeId nodeId = problem.addNode(node);
+      for (int i = 0; i < numOutputs; ++i) {
+        Buffer buffer;
+        buffer.bytes = *rc::gen::inRange<int64_t>(0, 65);
+        buffer.producer = nodeId;
+        buffer.isGraphOutput = *rc::gen::inRange(0, 4) == 0;
+        buffer.pinned = *rc::gen::inRange(0, 5) == 0;
+        problem.getNode(nodeId).outputs.push_back(
+            problem.addBuffer(std::move(buffer)));
+      }
+      Node &added = problem.getNode(nodeId);
+      if (!added.inputs.empty() && !added.outputs.empty() &&
+          *rc::gen::inRange(0, 2) == 0)
+        added.inPlaceInput =
+            added.inputs[*rc::gen::inRange<size_t>(0, added.inputs.size())];
+      for (BufferId buffer : added.inputs)
+        problem.getBuffer(buffer).readers.push_back(nodeId);
+    }
+    return problem;
+  });
+}
+
+/// The brute-force profile of \p order: bytes live at each step.
+std::vector<int64_t> bruteForceSteps(const Problem &problem,
+                                     const std::vector<NodeId> &order) {
+  size_t n = order.size();
+  if (n == 0)
+    return {};
+  std::vector<size_t> pos(problem.getNumNodes());
+  for (size_t step = 0; step < n; ++step)
+    pos[order[step]] = step;
+  // Live interval of every buffer.
+  std::vector<size_t> first(problem.getNumBuffers()),
+      last(problem.getNumBuffers());
+  for (BufferId b = 0; b < problem.getNumBuffers(); ++b) {
+    const Buffer &buffer = problem.getBuffer(b);
+    first[b] = buffer.producer && !buffer.pinned ? pos[*buffer.producer] : 0;
+    last[b] = first[b];
+    for (NodeId reader : buffer.readers)
+      last[b] = std::max(last[b], pos[reader]);
+    if (buffer.isGraphOutput || buffer.pinned)
+      last[b] = n - 1;
+  }
+  std::vector<int64_t> live(n, 0);
+  for (size_t step = 0; step < n; ++step) {
+    for (BufferId b = 0; b < problem.getNumBuffers(); ++b)
+      if (first[b] <= step && step <= last[b])
+        live[step] += problem.getBuffer(b).bytes;
+    const Node &node = problem.getNode(order[step]);
+    live[step] += node.workspaceBytes;
+    // Output 0 over a dying input: never a graph input, a returned or a
+    // pinned buffer, nor into a pinned output.
+    if (node.inPlaceInput) {
+      const Buffer &in = problem.getBuffer(*node.inPlaceInput);
+      const Buffer &out = problem.getBuffer(node.outputs.front());
+      if (!in.isGraphInput() && !in.isGraphOutput && !in.pinned &&
+          !out.pinned && last[*node.inPlaceInput] == step)
+        live[step] -= std::min(in.bytes, out.bytes);
+    }
+  }
+  return live;
+}
+
+/// Returns the brute-force peak of \p order.
+int64_t bruteForcePeak(const Problem &problem,
+                       const std::vector<NodeId> &order) {
+  std::vector<int64_t> live = bruteForceSteps(problem, order);
+  return live.empty() ? 0 : *std::max_element(live.begin(), live.end());
+}
+
+/// Returns the smallest brute-force peak over all topological orders.
+int64_t bruteForceOptimum(const Problem &problem) {
+  unsigned n = problem.getNumNodes();
+  std::vector<NodeId> order;
+  std::vector<bool> done(n, false);
+  int64_t best = std::numeric_limits<int64_t>::max();
+  std::function<void()> recurse = [&] {
+    if (order.size() == n) {
+      best = std::min(best, bruteForcePeak(problem, order));
+      return;
+    }
+    for (NodeId node = 0; node < n; ++node) {
+      if (done[node] || !llvm::all_of(problem.getNode(node).preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        continue;
+      done[node] = true;
+      order.push_back(node);
+      recurse();
+      order.pop_back();
+      done[node] = false;
+    }
+  };
+  recurse();
+  return best;
+}
+
+/// Returns a random topological order of \p problem.
+std::vector<NodeId> genOrder(const Problem &problem) {
+  unsigned n = problem.getNumNodes();
+  std::vector<NodeId> order;
+  std::vector<bool> done(n, false);
+  while (order.size() < n) {
+    std::vector<NodeId> ready;
+    for (NodeId node = 0; node < n; ++node)
+      if (!done[node] && llvm::all_of(problem.getNode(node).preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        ready.push_back(node);
+    NodeId next = ready[*rc::gen::inRange<size_t>(0, ready.size())];
+    done[next] = true;
+    order.push_back(next);
+  }
+  return order;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Known answers
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// x (graph input, 100 B) -> a -> t (50 B) -> b -> y (returned, 30 B); b
+/// may write y over t.
+Problem makeChain(bool pinIO, bool inPlace) {
+  Problem problem;
+  problem.addBuffer({100, std::nullopt, {0}, false, pinIO, "x"});
+  problem.addBuffer({50, NodeId(0), {1}, false, false, "t"});
+  problem.addBuffer({30, NodeId(1), {}, true, pinIO, "y"});
+  Node a{{}, {0}, {1}, 0, std::nullopt, "a"};
+  Node b{{0}, {1}, {2}, 0, std::nullopt, "b"};
+  if (inPlace)
+    b.inPlaceInput = 1;
+  problem.addNode(a);
+  problem.addNode(b);
+  return problem;
+}
+} // namespace
+
+TEST(StepModelTest, PinnedAndInPlaceChain) {
+  // Step a: x + t = 150. Step b: t + y = 80 (x died at a).
+  EXPECT_EQ(evaluate(makeChain(false, false), {0, 1}).liveBytes,
+            (llvm::SmallVector<int64_t>{150, 80}));
+  // y over the dying t saves min(50, 30): step b holds 50.
+  EXPECT_EQ(evaluate(makeChain(false, true), {0, 1}).liveBytes,
+            (llvm::SmallVector<int64_t>{150, 50}));
+  // Pinned x and y live at both steps: 100 + 30 + t (50) = 180 each; y is
+  // the caller's, so it cannot go over t.
+  Evaluation pinned = evaluate(makeChain(true, true), {0, 1});
+  EXPECT_EQ(pinned.liveBytes, (llvm::SmallVector<int64_t>{180, 180}));
+  EXPECT_EQ(pinned.peakBytes, 180);
+  EXPECT_EQ(pinned.peakStep, 0u);
+  EXPECT_EQ(pinned.intervals[2].first, 0u);
+  EXPECT_EQ(pinned.intervals[2].last, 1u);
+}
+
+TEST(ProblemTest, CheckRejectsIllFormedProblems) {
+  std::string why;
+  EXPECT_TRUE(succeeded(makeChain(false, true).check(&why))) << why;
+
+  Problem badInPlace = makeChain(false, false);
+  badInPlace.getNode(1).inPlaceInput = 0; // x is not an input of b.
+  EXPECT_TRUE(failed(badInPlace.check(&why)));
+  EXPECT_EQ(why, "the in-place input of 'b' is not one of its inputs");
+
+  Problem cycle = makeChain(false, false);
+  cycle.getNode(0).preds.push_back(1); // a after b after a.
+  EXPECT_TRUE(failed(cycle.check(&why)));
+  EXPECT_EQ(why, "'a' has predecessor 'b' with an id not smaller than its "
+                 "own; node ids must be a topological order (which also "
+                 "rules out cycles)");
+
+  Problem unordered = makeChain(false, false);
+  unordered.getNode(1).preds.clear(); // b reads t without waiting for a.
+  EXPECT_TRUE(failed(unordered.check(&why)));
+  EXPECT_EQ(why, "'b' reads 't' but does not depend on its producer 'a'");
+
+  Problem missingReader = makeChain(false, false);
+  missingReader.getBuffer(1).readers.clear();
+  EXPECT_TRUE(failed(missingReader.check(&why)));
+  EXPECT_EQ(why, "'b' reads 't', which does not list it as a reader");
+
+  Problem outOfRange = makeChain(false, false);
+  outOfRange.getNode(1).outputs.push_back(7);
+  EXPECT_TRUE(failed(outOfRange.check(&why)));
+  EXPECT_EQ(why, "'b' produces unknown buffer 7, which does not name it as "
+                 "its producer");
+}
+
+TEST(ProblemTest, VerifyRejectsInvalidOrders) {
+  Problem problem = makeChain(false, false);
+  std::string why;
+  EXPECT_TRUE(succeeded(problem.verify({0, 1}, &why)));
+  EXPECT_TRUE(failed(problem.verify({1, 0}, &why)));
+  EXPECT_EQ(why, "'b' runs at step 0 before its predecessor 'a'");
+  EXPECT_TRUE(failed(problem.verify({0, 0}, &why)));
+  EXPECT_EQ(why, "'a' runs twice");
+  EXPECT_TRUE(failed(problem.verify({0}, &why)));
+  EXPECT_TRUE(failed(problem.verify({0, 5}, &why)));
+}
+
+//===----------------------------------------------------------------------===//
+// Properties
+//===----------------------------------------------------------------------===//
+
+RC_GTEST_PROP(StepModelProperty, ReplayMatchesBruteForce, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/10);
+  std::string why;
+  RC_ASSERT(succeeded(problem.check(&why)));
+  std::vector<NodeId> order = genOrder(problem);
+  RC_ASSERT(succeeded(problem.verify(order)));
+  std::vector<int64_t> expected = bruteForceSteps(problem, order);
+  Evaluation evaluation = evaluate(problem, order);
+  RC_ASSERT(std::vector<int64_t>(evaluation.liveBytes.begin(),
+                                 evaluation.liveBytes.end()) == expected);
+  int64_t peak = expected.empty()
+                     ? 0
+                     : *std::max_element(expected.begin(), expected.end());
+  RC_ASSERT(evaluation.peakBytes == peak);
+  RC_ASSERT(evaluatePeak(problem, order) == peak);
+  if (!expected.empty())
+    RC_ASSERT(expected[evaluation.peakStep] == peak);
+}
+
+RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForce, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/8);
+  RC_TAG(problem.getNumNodes());
+  int64_t optimum = bruteForceOptimum(problem);
+
+  Result exact = scheduleForMemory(problem, Algorithm::Exact);
+  RC_ASSERT(succeeded(problem.verify(exact.order)));
+  std::vector<NodeId> order(exact.order.begin(), exact.order.end());
+  RC_ASSERT(bruteForcePeak(problem, order) == optimum);
+  RC_ASSERT(exact.peakBytes == optimum);
+  RC_ASSERT(exact.lowerBound == optimum);
+  RC_ASSERT(exact.optimal);
+  RC_ASSERT(exact.stoppedBy == StopReason::None);
+  RC_ASSERT(!exact.limitReached);
+  RC_ASSERT(exact.peakBytes <= exact.inputPeakBytes);
+  llvm::SmallVector<NodeId> input = problem.getInputOrder();
+  RC_ASSERT(
+      exact.inputPeakBytes ==
+      bruteForcePeak(problem, std::vector<NodeId>(input.begin(), input.end())));
+
+  for (Algorithm algorithm : {Algorithm::Input, Algorithm::Kahn,
+                              Algorithm::ReversePostOrder, Algorithm::Greedy}) {
+    Result result = scheduleForMemory(problem, algorithm);
+    RC_ASSERT(succeeded(problem.verify(result.order)));
+    std::vector<NodeId> baseline(result.order.begin(), result.order.end());
+    RC_ASSERT(result.peakBytes == bruteForcePeak(problem, baseline));
+    RC_ASSERT(result.peakBytes >= optimum);
+    RC_ASSERT(result.lowerBound <= optimum);
+  }
+}
+
+RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/8);
+  int64_t optimum = bruteForceOptimum(problem);
+  Limits limits;
+  limits.maxStates = *rc::gen::inRange<uint64_t>(1, 8);
+  limits.timeLimitMs = 0; // No clock: only the budget may stop the search.
+  Result result = scheduleForMemory(problem, Algorithm::Exact, limits);
+  RC_ASSERT(succeeded(problem.verify(result.order)));
+  RC_ASSERT(result.lowerBound <= optimum);
+  RC_ASSERT(optimum <= result.peakBytes);
+  RC_ASSERT(result.peakBytes <= result.inputPeakBytes);
+  RC_ASSERT(result.stoppedBy != StopReason::Clock);
+  RC_ASSERT(result.limitReached == (result.stoppedBy == StopReason::States));
+  RC_ASSERT(result.optimal ==
+            (result.peakBytes == optimum && result.lowerBound == optimum));
+
+  // The same budget gives the same answer.
+  Result again = scheduleForMemory(problem, Algorithm::Exact, limits);
+  RC_ASSERT(again.order == result.order);
+  RC_ASSERT(again.lowerBound == result.lowerBound);
+  RC_ASSERT(again.statesExplored == result.statesExplored);
+  RC_ASSERT(again.stoppedBy == result.stoppedBy);
+}
