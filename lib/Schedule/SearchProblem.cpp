@@ -57,10 +57,15 @@ SearchProblem::SearchProblem(const Problem &problem, ArrayRef<NodeId> nodeIds,
 
   computeBounds();
   computeChains();
+  // A node may idle only if its step holds nothing beyond what stays live
+  // after it: no workspace, and no output that nobody reads (such bytes
+  // exist at its step only, so moving it next to its target could raise
+  // the target's step).
   canIdle.assign(numWords, 0);
   for (unsigned node = 0; node < numNodes; ++node) {
     const LocalNode &info = localNodes[node];
-    if (info.stepBytes != info.outputBytes)
+    if (info.stepBytes != info.outputBytes ||
+        info.keptBytes != info.outputBytes)
       continue;
     const Word *outputs = &outputsOf[node * numBufferWords];
     for (unsigned w = 0; w < numBufferWords; ++w)

@@ -124,8 +124,8 @@ public:
   llvm::ArrayRef<unsigned> getPreds(unsigned node) const { return preds[node]; }
 
   /// Returns true if \p node idles when it runs after \p set: it frees no
-  /// input, has no workspace, and some node of the problem reads its
-  /// outputs. See ExactSearch::run for the rule this enables.
+  /// input, has no workspace, every output outlives its step, and some node
+  /// of the problem reads its outputs. See ExactSearch::run for the rule this enables.
   bool idles(const Word *set, unsigned node) const {
     if (!testBit(canIdle.data(), node))
       return false;
@@ -165,8 +165,9 @@ public:
                 llvm::SmallVectorImpl<Word> &piles,
                 llvm::SmallVectorImpl<unsigned> &targets) const;
 
-  /// The nodes that may idle: no workspace, and outputs that some node of
-  /// the problem reads.
+  /// The nodes that may idle: no workspace, no output that dies at once
+  /// (unread and not kept), and outputs that some node of the problem
+  /// reads.
   llvm::SmallVector<Word> canIdle;
 
   unsigned numWords = 0;

@@ -26,10 +26,51 @@
 
 #include <algorithm>
 #include <functional>
+#include <ostream>
 #include <limits>
 #include <vector>
 
 using namespace mlir::memopt::schedule;
+
+namespace mlir {
+namespace memopt {
+namespace schedule {
+/// Prints \p problem in counterexamples.
+void showValue(const Problem &problem, std::ostream &os) {
+  auto list = [&](llvm::ArrayRef<unsigned> ids) {
+    os << "[";
+    for (auto [index, id] : llvm::enumerate(ids))
+      os << (index ? " " : "") << id;
+    os << "]";
+  };
+  for (NodeId id = 0; id < problem.getNumNodes(); ++id) {
+    const Node &node = problem.getNode(id);
+    os << "\n  node " << id << ": preds ";
+    list(node.preds);
+    os << " inputs ";
+    list(node.inputs);
+    os << " outputs ";
+    list(node.outputs);
+    os << " workspace " << node.workspaceBytes;
+    if (node.inPlaceInput)
+      os << " in-place " << *node.inPlaceInput;
+  }
+  for (BufferId id = 0; id < problem.getNumBuffers(); ++id) {
+    const Buffer &buffer = problem.getBuffer(id);
+    os << "\n  buffer " << id << ": " << buffer.bytes << " bytes, producer ";
+    if (buffer.producer)
+      os << *buffer.producer;
+    else
+      os << "none";
+    os << " readers ";
+    list(buffer.readers);
+    os << (buffer.isGraphOutput ? " returned" : "")
+       << (buffer.pinned ? " pinned" : "");
+  }
+}
+} // namespace schedule
+} // namespace memopt
+} // namespace mlir
 
 namespace {
 
@@ -218,6 +259,34 @@ TEST(StepModelTest, PinnedAndInPlaceChain) {
   EXPECT_EQ(pinned.peakStep, 0u);
   EXPECT_EQ(pinned.intervals[2].first, 0u);
   EXPECT_EQ(pinned.intervals[2].last, 1u);
+}
+
+// P makes nothing; A makes u (1 B, returned); B, after P, makes d (45 B,
+// read by nobody) and t (23 B); C reads u and t. B's step always holds 68
+// bytes, plus u if A ran before it: P A B C (the file order, Kahn's,
+// reverse post-order's and greedy's) peaks at 1 + 45 + 23 = 69, P B A C at
+// 68, the optimum. B frees nothing, but d lives at its step only, so B must
+// not count as idle: the idle-node rule would then only try B right before
+// C, after A, and prove 69. E, which does nothing, keeps C from being a cut
+// node (so that A, B and C are searched together).
+TEST(SchedulerTest, NodeWithADeadOutputDoesNotIdle) {
+  Problem problem;
+  problem.addBuffer({1, NodeId(1), {3}, true, false, "u"});
+  problem.addBuffer({45, NodeId(2), {}, false, false, "d"});
+  problem.addBuffer({23, NodeId(2), {3}, false, false, "t"});
+  problem.addNode({{}, {}, {}, 0, std::nullopt, "P"});
+  problem.addNode({{}, {}, {0}, 0, std::nullopt, "A"});
+  problem.addNode({{0}, {}, {1, 2}, 0, std::nullopt, "B"});
+  problem.addNode({{1, 2}, {0, 2}, {}, 0, std::nullopt, "C"});
+  problem.addNode({{}, {}, {}, 0, std::nullopt, "E"});
+  std::string why;
+  ASSERT_TRUE(succeeded(problem.check(&why))) << why;
+  EXPECT_EQ(scheduleForMemory(problem, Algorithm::Input).peakBytes, 69);
+  Result exact = scheduleForMemory(problem, Algorithm::Exact);
+  EXPECT_EQ(exact.peakBytes, 68);
+  EXPECT_EQ(exact.lowerBound, 68);
+  EXPECT_TRUE(exact.optimal);
+  EXPECT_EQ(evaluatePeak(problem, exact.order), 68);
 }
 
 TEST(ProblemTest, CheckRejectsIllFormedProblems) {
