@@ -125,7 +125,7 @@ public:
 
   /// Returns true if \p node idles when it runs after \p set: it frees no
   /// input, has no workspace, every output outlives its step, and some node
-  /// of the problem reads its outputs. See ExactSearch::run for the rule this enables.
+  /// of the problem reads its outputs. See getMoves for the rule this enables.
   bool idles(const Word *set, unsigned node) const {
     if (!testBit(canIdle.data(), node))
       return false;

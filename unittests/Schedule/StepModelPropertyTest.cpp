@@ -26,8 +26,8 @@
 
 #include <algorithm>
 #include <functional>
-#include <ostream>
 #include <limits>
+#include <ostream>
 #include <vector>
 
 using namespace mlir::memopt::schedule;
