@@ -25,7 +25,10 @@ ScheduleLiveness BufferLiveness::evaluate(const DataflowGraph &graph,
       schedule::evaluate(buildScheduleProblem(graph), order);
   ScheduleLiveness result;
   result.order.assign(order.begin(), order.end());
-  result.intervals = std::move(evaluation.intervals);
+  // Only the graph's buffers: not the pinned caller-owned bytes the problem
+  // may add after them.
+  result.intervals.assign(evaluation.intervals.begin(),
+                          evaluation.intervals.begin() + graph.getNumBuffers());
   result.liveBytes = std::move(evaluation.liveBytes);
   result.peakBytes = evaluation.peakBytes;
   result.peakStep = evaluation.peakStep;
@@ -45,9 +48,12 @@ SmallVector<BufferId> ScheduleLiveness::getLiveBuffers(unsigned step) const {
   return live;
 }
 
-BufferLiveness::BufferLiveness(Operation *op) {
+BufferLiveness::BufferLiveness(Operation *op)
+    : BufferLiveness(op, CostModelOptions()) {}
+
+BufferLiveness::BufferLiveness(Operation *op, const CostModelOptions &options) {
   auto func = cast<func::FuncOp>(op);
-  FailureOr<DataflowGraph> built = DataflowGraph::build(func);
+  FailureOr<DataflowGraph> built = DataflowGraph::build(func, options);
   if (failed(built))
     return;
   graph = std::move(*built);

@@ -11,12 +11,15 @@
 
 #include "MemOpt/Analysis/DataflowGraph.h"
 
+#include "MemOpt/Utils/StorageSize.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -33,26 +36,12 @@ using namespace mlir::memopt;
 
 FailureOr<int64_t> mlir::memopt::getTensorSizeInBytes(Type type) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
-  if (!tensorType || !tensorType.hasStaticShape())
+  if (!tensorType)
     return failure();
-  Type elementType = tensorType.getElementType();
-  int64_t bits = 0;
-  if (auto quantType = dyn_cast<quant::QuantizedType>(elementType))
-    bits = quantType.getStorageTypeIntegralWidth();
-  else if (auto complexType = dyn_cast<ComplexType>(elementType)) {
-    if (!complexType.getElementType().isIntOrFloat())
-      return failure();
-    bits = 2 * complexType.getElementType().getIntOrFloatBitWidth();
-  } else if (elementType.isIntOrFloat())
-    bits = elementType.getIntOrFloatBitWidth();
-  else
+  std::optional<int64_t> bytes = getStorageBytes(tensorType, DataLayout());
+  if (!bytes)
     return failure();
-  int64_t elementBytes = llvm::divideCeil(bits, 8);
-  int64_t bytes = elementBytes;
-  for (int64_t dim : tensorType.getShape())
-    if (llvm::MulOverflow(bytes, dim, bytes))
-      return failure();
-  return bytes;
+  return *bytes;
 }
 
 std::string mlir::memopt::getLocationLabel(Location loc) {
@@ -72,90 +61,6 @@ std::string mlir::memopt::getLocationLabel(Location loc) {
   if (auto callSiteLoc = dyn_cast<CallSiteLoc>(loc))
     return getLocationLabel(callSiteLoc.getCallee());
   return "unknown";
-}
-
-/// Returns true if \p op only re-describes the buffer of its first operand.
-static bool isViewLikeOp(Operation *op) {
-  return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
-             tensor::CastOp>(op);
-}
-
-// An int8 convolution, depthwise convolution or matmul whose only user is a
-// narrowing tosa.rescale is fused with it by the lowering
-// (fuse-rescale-accumulators): the rescale's loop computes one output pixel
-// (one row of a matmul) at a time, so the i32 accumulator is one pixel's
-// channels, never the whole tensor. The model counts exactly that: the
-// accumulator's buffer is its last dimension (channels) times the element
-// size, and the rescale also reads the accumulator op's inputs, which the
-// fused loop keeps live until the rescale's step. A padded input is read
-// through one padded window per pixel (kernel extent x input channels), a
-// workspace of the rescale's step, instead of a padded copy of the whole
-// input. A depthwise convolution is
-// fused only if its channel or multiplier count is 1, as in the lowering, and
-// an accumulator of one pixel is never fused: the fused loop would keep the
-// op's input, the accumulator and the output live together, more than the
-// unfused pair needs (which frees the input before the rescale).
-
-/// Returns true if \p op's accumulator is fused into its rescale.
-static bool isFusedAccumulator(Operation *op) {
-  if (!isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op) ||
-      op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
-    return false;
-  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
-    auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
-    if (!weight || weight.getRank() != 4 ||
-        (weight.getDimSize(2) != 1 && weight.getDimSize(3) != 1))
-      return false;
-  }
-  auto rescale = dyn_cast<tosa::RescaleOp>(*op->getResult(0).user_begin());
-  if (!rescale)
-    return false;
-  auto inType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  auto outType = dyn_cast<RankedTensorType>(rescale.getOutput().getType());
-  // A single pixel (a fully connected layer on one vector) is not fused.
-  if (!inType || !outType || inType.getRank() == 0 ||
-      !inType.hasStaticShape() ||
-      inType.getNumElements() == inType.getShape().back() ||
-      !inType.getElementType().isIntOrFloat() ||
-      !outType.getElementType().isIntOrFloat())
-    return false;
-  return outType.getElementType().getIntOrFloatBitWidth() <
-         inType.getElementType().getIntOrFloatBitWidth();
-}
-
-/// Returns the bytes of the padded input window that the fused loop of \p op
-/// (a fused accumulator) builds for each pixel: the kernel's extent times the
-/// input channels, if \p op pads its input; 0 otherwise.
-static int64_t getPaddedWindowBytes(Operation *op) {
-  ArrayRef<int64_t> pad, dilation;
-  Value weight;
-  int64_t kernelHDim = 0, kernelWDim = 0;
-  if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
-    pad = conv.getPad();
-    dilation = conv.getDilation();
-    weight = conv.getWeight();
-    kernelHDim = 1; // [O, KH, KW, I]
-    kernelWDim = 2;
-  } else if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
-    pad = depthwise.getPad();
-    dilation = depthwise.getDilation();
-    weight = depthwise.getWeight();
-    kernelHDim = 0; // [KH, KW, C, M]
-    kernelWDim = 1;
-  } else {
-    return 0;
-  }
-  if (llvm::all_of(pad, [](int64_t amount) { return amount == 0; }))
-    return 0;
-  auto weightType = cast<RankedTensorType>(weight.getType());
-  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
-  FailureOr<int64_t> inputBytes = getTensorSizeInBytes(inputType);
-  if (failed(inputBytes) || dilation.size() != 2)
-    return 0;
-  int64_t elementBytes = *inputBytes / inputType.getNumElements();
-  int64_t height = (weightType.getDimSize(kernelHDim) - 1) * dilation[0] + 1;
-  int64_t width = (weightType.getDimSize(kernelWDim) - 1) * dilation[1] + 1;
-  return height * width * inputType.getShape().back() * elementBytes;
 }
 
 /// Returns true if ops of \p op's dialect have a known memory behaviour: they
@@ -208,10 +113,28 @@ public:
   LogicalResult build(func::FuncOp func);
 
 private:
+  /// Returns true under the lowering's model.
+  bool isLowering() const {
+    return graph.costModel.kind == MemoryModelKind::Lowering;
+  }
+  /// Returns \p bytes as the arena holds them: rounded up to the alignment
+  /// under the lowering's model.
+  int64_t toArenaBytes(int64_t bytes) const {
+    if (!isLowering() || bytes == 0)
+      return bytes;
+    return static_cast<int64_t>(
+        llvm::alignTo(bytes, graph.costModel.alignment));
+  }
   /// Adds a buffer for \p value and returns its id.
   BufferId addBuffer(Value value, std::optional<NodeId> producer);
   /// Adds a node for \p op; \p isView makes it a view of its first operand.
   LogicalResult addNode(Operation *op, bool isView);
+  /// Applies the lowering's per-op rules to the node \p id: in-place
+  /// elementwise ops, padded copies and pooling windows.
+  void applyLoweringRules(NodeId id);
+  /// Moves the caller-owned inputs and outputs out of the arena under
+  /// `io=caller`.
+  void placeCallerIO(func::FuncOp func);
   /// Returns true if \p op computes a weight: it is constant-like, or it is
   /// side-effect free and computed only from weights.
   bool isWeightOp(Operation *op) const;
@@ -228,7 +151,8 @@ private:
   std::optional<NodeId> lastEffectNode;
   /// Results of the accumulating adds modelled so far.
   DenseSet<Value> accumulated;
-  /// Convolutions and matmuls fused into their rescale (isFusedAccumulator).
+  /// Accumulators fused into their rescale, and explicit pads fused into
+  /// their window, waiting for the rescale (lowering model).
   DenseSet<Operation *> fusedAccumulators;
 };
 } // namespace memopt
@@ -239,7 +163,8 @@ BufferId DataflowGraphBuilder::addBuffer(Value value,
   BufferId id = graph.buffers.size();
   Buffer buffer;
   buffer.value = value;
-  buffer.bytes = *getTensorSizeInBytes(value.getType());
+  buffer.bytes = toArenaBytes(
+      *getStorageBytes(value.getType(), DataLayout::closest(value.getParentRegion()->getParentOp())));
   buffer.producer = producer;
   graph.buffers.push_back(std::move(buffer));
   graph.bufferOfValue[value] = id;
@@ -262,19 +187,43 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   Node node;
   node.op = op;
   node.isView = isView;
-  for (Value operand : op->getOperands()) {
+  // Operands of the node and of the accumulators fused into it: the fused
+  // loop reads the accumulator's inputs at the rescale's step.
+  SmallVector<Value> operands(op->getOperands());
+  for (Value operand : op->getOperands())
+    if (Operation *def = operand.getDefiningOp())
+      if (fusedAccumulators.contains(def)) {
+        // An explicit pad read through the window runs inside the loop too.
+        SmallVector<Operation *, 2> windowOps;
+        for (Value accOperand : def->getOperands()) {
+          // Follow pad (and slice) ops back to the tensor they pad.
+          Operation *window = accOperand.getDefiningOp();
+          while (window && fusedAccumulators.contains(window)) {
+            windowOps.push_back(window);
+            accOperand = window->getOperand(0);
+            llvm::append_range(operands, llvm::drop_begin(window->getOperands()));
+            window = accOperand.getDefiningOp();
+          }
+          operands.push_back(accOperand);
+        }
+        node.fusedOps.append(windowOps.rbegin(), windowOps.rend());
+        node.fusedOps.push_back(def);
+        // One pixel of the i32 accumulator (its channels) and the padded
+        // window it reads, both allocated once before the loop.
+        auto type = cast<RankedTensorType>(def->getResult(0).getType());
+        int64_t pixelBytes = *getStorageBytes(
+            RankedTensorType::get({type.getShape().back()},
+                                  type.getElementType()),
+            DataLayout::closest(op));
+        node.workspaceBytes += toArenaBytes(pixelBytes) +
+                               toArenaBytes(getFusedWindowBytes(def));
+      }
+  for (Value operand : operands) {
     if (std::optional<BufferId> buffer = graph.lookupBuffer(operand))
       node.inputs.push_back(*buffer);
     if (Operation *def = operand.getDefiningOp())
-      if (std::optional<NodeId> pred = graph.lookupNode(def)) {
+      if (std::optional<NodeId> pred = graph.lookupNode(def))
         node.preds.push_back(*pred);
-        // The rescale's fused loop reads the accumulator op's inputs, through
-        // a padded window per pixel if the op pads them.
-        if (fusedAccumulators.contains(def)) {
-          llvm::append_range(node.inputs, graph.nodes[*pred].inputs);
-          node.workspaceBytes += getPaddedWindowBytes(def);
-        }
-      }
   }
   if (!isMemoryEffectFree(op)) {
     if (lastEffectNode)
@@ -288,6 +237,8 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
 
   graph.nodes.push_back(std::move(node));
   graph.nodeOfOp[op] = id;
+  for (Operation *fused : graph.nodes[id].fusedOps)
+    graph.nodeOfOp[fused] = id;
   for (BufferId input : graph.nodes[id].inputs)
     graph.buffers[input].users.push_back(id);
   for (NodeId pred : graph.nodes[id].preds)
@@ -302,14 +253,32 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   for (Value result : op->getResults())
     if (isa<TensorType>(result.getType()))
       graph.nodes[id].outputs.push_back(addBuffer(result, id));
-  if (isFusedAccumulator(op)) {
-    // One pixel of the accumulator: its channels.
-    auto type = cast<RankedTensorType>(op->getResult(0).getType());
-    Buffer &buffer = graph.buffers[graph.nodes[id].outputs.front()];
-    buffer.bytes /= type.getNumElements() / type.getShape().back();
-    fusedAccumulators.insert(op);
-  }
   return success();
+}
+
+void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
+  Node &node = graph.nodes[id];
+  Operation *op = node.op;
+  if (node.isView || node.outputs.size() != 1 || !node.fusedOps.empty())
+    return;
+  int64_t outputBytes = graph.buffers[node.outputs.front()].bytes;
+  // Elementwise ops write over an input that dies at them.
+  if (std::optional<unsigned> operand = getOverwrittenOperand(op)) {
+    BufferId input = *graph.lookupBuffer(op->getOperand(*operand));
+    node.inPlaceInput = input;
+    node.inPlaceSaving = std::min(graph.buffers[input].bytes, outputBytes);
+    return;
+  }
+  std::optional<BufferId> input = graph.lookupBuffer(op->getOperand(0));
+  if (!input)
+    return;
+  OpWorkspace workspace = getLoweringWorkspace(
+      op, graph.buffers[*input].bytes, outputBytes, graph.costModel.alignment);
+  node.workspaceBytes += workspace.workspaceBytes;
+  if (workspace.savingIfInputDies) {
+    node.inPlaceInput = *input;
+    node.inPlaceSaving = workspace.savingIfInputDies;
+  }
 }
 
 /// Inserts \p value into the sorted, unique vector \p values.
@@ -330,7 +299,10 @@ static void insertSorted(SmallVectorImpl<T> &values, T value) {
 // in place (inPlaceInput), and the add becomes a view of %partial. The whole
 // sum then occupies one buffer. Otherwise the add is an ordinary node.
 bool DataflowGraphBuilder::addAccumulation(Operation *op) {
-  if (!isa<tosa::AddOp>(op) || !op->hasAttr("memopt.accumulate"))
+  // The lowering runs the add as an elementwise op (in place over %acc);
+  // its model applies the elementwise rule instead.
+  if (isLowering() || !isa<tosa::AddOp>(op) ||
+      !op->hasAttr("memopt.accumulate"))
     return false;
   Value acc = op->getOperand(0), partial = op->getOperand(1);
   Value sum = op->getResult(0);
@@ -366,6 +338,8 @@ bool DataflowGraphBuilder::addAccumulation(Operation *op) {
   insertSorted(graph.nodes[*accDef].succs, *partialDef);
   insertSorted(graph.buffers[*accBuffer].users, *partialDef);
   producer.inPlaceInput = *accBuffer;
+  producer.inPlaceSaving =
+      std::min(graph.buffers[*accBuffer].bytes, partialInfo.bytes);
 
   // The add views the buffer of %partial; it still runs after both operands.
   NodeId id = graph.nodes.size();
@@ -430,20 +404,77 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
                             "cannot tell how much memory it needs");
     if (addAccumulation(&op))
       continue;
-    bool isView =
-        isViewLikeOp(&op) && graph.lookupBuffer(op.getOperand(0)).has_value();
+    if (isLowering() &&
+        (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))) {
+      fusedAccumulators.insert(&op);
+      continue;
+    }
+    // The canonical model copies slices, as the papers count them.
+    bool isView = isViewOp(&op) &&
+                  (isLowering() || !isa<tosa::SliceOp>(op)) &&
+                  graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))
       return failure();
   }
+  if (!isLowering())
+    return success();
+  if (graph.costModel.io == IOPlacement::Caller)
+    placeCallerIO(func);
+  for (NodeId id = 0, e = graph.nodes.size(); id < e; ++id)
+    applyLoweringRules(id);
   return success();
+}
+
+// Under `io=caller` the caller passes every input and output buffer; they are
+// live for the whole call and not in the arena. An output computed into its
+// buffer is computed in the caller's (a value returned twice is copied from
+// the first caller buffer into the second); an output that is only returned
+// as a view of an arena buffer is copied into the caller's buffer at the
+// end, so its arena buffer stays.
+void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
+  DenseSet<BufferId> movedOut;
+  for (Value result :
+       func.getBody().front().getTerminator()->getOperands()) {
+    std::optional<BufferId> id = graph.lookupBuffer(result);
+    std::optional<int64_t> bytes = getStorageBytes(
+        result.getType(), DataLayout::closest(func.getOperation()));
+    if (!bytes)
+      continue;
+    graph.pinnedBytes += *bytes;
+    if (!id || graph.buffers[*id].isGraphInput() ||
+        graph.buffers[*id].value != result || !movedOut.insert(*id).second)
+      continue;
+    // The output is written into the caller's buffer, and so is every
+    // elementwise op's input that it overwrites on the way.
+    for (std::optional<BufferId> buffer = id; buffer;) {
+      Buffer &info = graph.buffers[*buffer];
+      info.bytes = 0;
+      Operation *producer = graph.nodes[*info.producer].op;
+      std::optional<unsigned> operand = getOverwrittenOperand(producer);
+      buffer = operand ? graph.lookupBuffer(producer->getOperand(*operand))
+                       : std::nullopt;
+      if (buffer && (graph.buffers[*buffer].isGraphInput() ||
+                     graph.buffers[*buffer].isGraphOutput))
+        buffer.reset();
+    }
+  }
+  for (Buffer &buffer : graph.buffers) {
+    if (!buffer.isGraphInput())
+      continue;
+    graph.pinnedBytes += *getStorageBytes(buffer.value.getType(),
+                                          DataLayout::closest(func));
+    buffer.bytes = 0;
+  }
 }
 
 //===----------------------------------------------------------------------===//
 // DataflowGraph
 //===----------------------------------------------------------------------===//
 
-FailureOr<DataflowGraph> DataflowGraph::build(func::FuncOp func) {
+FailureOr<DataflowGraph> DataflowGraph::build(func::FuncOp func,
+                                              const CostModelOptions &options) {
   DataflowGraph graph;
+  graph.costModel = options;
   DataflowGraphBuilder builder(graph);
   if (failed(builder.build(func)))
     return failure();

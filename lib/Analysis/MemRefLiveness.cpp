@@ -5,6 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Analysis/MemRefLiveness.h"
+#include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -128,7 +129,17 @@ LogicalResult mlir::memopt::MemRefLiveness::analyze(Operation *op) {
     if (walk.wasInterrupted())
       return failure();
 
-    if (isa<func::ReturnOp>(top) && !used.empty()) {
+    if (isa<func::ReturnOp>(top) &&
+        func->hasAttr(memplan::kIOInArenaAttrName)) {
+      // Outputs in the arena: each returned buffer lives until the return.
+      for (Value operand : top.getOperands()) {
+        auto it = aliases.find(operand);
+        returnedBuffers.push_back(
+            it != aliases.end() && it->second.size() == 1
+                ? std::optional<unsigned>(it->second.front())
+                : std::nullopt);
+      }
+    } else if (isa<func::ReturnOp>(top) && !used.empty()) {
       InFlightDiagnostic diag = buffers[used.front()].alloc->emitError(
           "cannot plan a buffer the function returns; run "
           "buffer-results-to-out-params first");

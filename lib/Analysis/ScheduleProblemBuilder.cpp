@@ -22,6 +22,7 @@ mlir::memopt::buildScheduleProblem(const DataflowGraph &graph,
     info.outputs.assign(node.outputs.begin(), node.outputs.end());
     info.workspaceBytes = node.workspaceBytes;
     info.inPlaceInput = node.inPlaceInput;
+    info.inPlaceSaving = node.inPlaceSaving;
     if (options.withNames)
       info.name = graph.getNodeName(id);
     problem.addNode(std::move(info));
@@ -32,11 +33,16 @@ mlir::memopt::buildScheduleProblem(const DataflowGraph &graph,
     info.producer = buffer.producer;
     info.readers.assign(buffer.users.begin(), buffer.users.end());
     info.isGraphOutput = buffer.isGraphOutput;
-    info.pinned =
-        options.pinGraphIO && (buffer.isGraphInput() || buffer.isGraphOutput);
     if (options.withNames)
       info.name = graph.getBufferName(id);
     problem.addBuffer(std::move(info));
+  }
+  if (int64_t pinned = graph.getPinnedBytes()) {
+    schedule::Buffer callerIO;
+    callerIO.bytes = pinned;
+    callerIO.pinned = true;
+    callerIO.name = "caller-owned inputs and outputs";
+    problem.addBuffer(std::move(callerIO));
   }
   return problem;
 }

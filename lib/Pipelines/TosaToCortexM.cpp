@@ -102,6 +102,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
     return fail(errorMessage, "alignment must be a power of two");
 
+  // 0. Fold and merge duplicate ops first: the lowering would, and the
+  // schedule's memory model must see the ops the lowering sees.
+  if (failed(addText(pm, "canonicalize,cse", errorMessage)))
+    return failure();
+
   // 1. Optional partition of concat + conv.
   StringRef partition = options.partition;
   if (partition != "off") {
@@ -128,6 +133,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     schedule.budget = options.sram;
     schedule.timeLimitMs = options.scheduleTimeLimitMs;
     schedule.recordTime = false;
+    schedule.model = MemoryModelKind::Lowering;
+    schedule.io = options.io;
+    schedule.alignment = options.alignment;
     pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(schedule));
   }
   if (stop == "schedule")
@@ -151,18 +159,28 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // 4. One-shot bufferization: concat operands and padded inputs are written
   // into their slice of the destination (empty-tensor elimination), reshapes
   // become views, elementwise ops reuse a dying input.
-  pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass());
+  {
+    PrepareBufferizationPassOptions prepare;
+    prepare.copyDuplicateResults = options.io == IOPlacement::Caller;
+    pm.addNestedPass<func::FuncOp>(createPrepareBufferizationPass(prepare));
+  }
   if (failed(addText(pm,
-                     "eliminate-empty-tensors,"
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
                      "canonicalize,"
                      // The per-pixel accumulators of the fused loops are
                      // allocated once, at function level, for the planner.
-                     "func.func(buffer-loop-hoisting),"
+                     "func.func(buffer-loop-hoisting)",
+                     errorMessage)))
+    return failure();
+  // Outputs go to the caller's buffers, or stay in the arena.
+  if (options.io == IOPlacement::Caller &&
+      failed(addText(pm,
                      "buffer-results-to-out-params{hoist-static-allocs "
-                     "modify-public-functions},"
-                     "cse,canonicalize,func.func(memref-copy-to-linalg)",
+                     "modify-public-functions}",
+                     errorMessage)))
+    return failure();
+  if (failed(addText(pm, "cse,canonicalize,func.func(memref-copy-to-linalg)",
                      errorMessage)))
     return failure();
   if (stop == "bufferize")
@@ -172,6 +190,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   bool havePlanner =
       isRegistered("memplan-plan-arena") && isRegistered("memplan-lower");
   if (havePlanner) {
+    if (options.io == IOPlacement::Arena)
+      pm.addPass(createMemPlanIOToArenaPass());
     if (failed(addText(pm,
                        llvm::formatv("func.func(memplan-plan-arena{{"
                                      "alignment={0} capacity={1} "

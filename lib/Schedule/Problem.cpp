@@ -141,15 +141,28 @@ LogicalResult Problem::check(std::string *whyNot) const {
            << ", which does not name it as its producer";
         return fail();
       }
-    if (node.inPlaceInput) {
-      if (!llvm::is_contained(node.inputs, *node.inPlaceInput)) {
-        os << "the in-place input of '" << getNodeName(id)
-           << "' is not one of its inputs";
-        return fail();
-      }
-      if (node.outputs.empty()) {
-        os << "'" << getNodeName(id)
-           << "' has an in-place input but no output to write over it";
+    if (node.inPlaceInput &&
+        !llvm::is_contained(node.inputs, *node.inPlaceInput)) {
+      os << "the in-place input of '" << getNodeName(id)
+         << "' is not one of its inputs";
+      return fail();
+    }
+    if (node.inPlaceSaving < 0 || (node.inPlaceSaving && !node.inPlaceInput)) {
+      os << "'" << getNodeName(id) << "' saves " << node.inPlaceSaving
+         << " bytes in place"
+         << (node.inPlaceSaving < 0 ? "" : " but has no in-place input");
+      return fail();
+    }
+    if (node.inPlaceInput && *node.inPlaceInput < numBuffers) {
+      int64_t allocated = node.workspaceBytes;
+      for (BufferId output : node.outputs)
+        if (output < numBuffers)
+          allocated += buffers[output].bytes;
+      int64_t inputBytes = buffers[*node.inPlaceInput].bytes;
+      if (node.inPlaceSaving > std::min(allocated, inputBytes)) {
+        os << "'" << getNodeName(id) << "' saves " << node.inPlaceSaving
+           << " bytes in place, more than its in-place input holds ("
+           << inputBytes << ") or its step allocates (" << allocated << ")";
         return fail();
       }
     }

@@ -83,18 +83,17 @@ StepModel::StepModel(const Problem &problem, ArrayRef<NodeId> nodeIds,
         local.keptBytes += buffer.bytes;
     }
     local.stepBytes += local.outputBytes;
-    // Output 0 may go over a dying input that the segment owns: not a graph
-    // input, not kept, and neither it nor the output pinned.
-    if (!info.inPlaceInput || info.outputs.empty())
+    // The saving needs an input that may die in the segment: not pinned, not
+    // returned and not read by a later segment.
+    if (!info.inPlaceInput)
       continue;
-    const Buffer &input = problem.getBuffer(*info.inPlaceInput);
-    const Buffer &output = problem.getBuffer(info.outputs.front());
     int localInput = localBufferOf[*info.inPlaceInput];
-    if (localInput < 0 || input.isGraphInput() || output.pinned ||
-        buffers[localInput].kept)
+    if (localInput < 0 || buffers[localInput].kept)
       continue;
     local.inPlaceInput = localInput;
-    local.inPlaceSaving = std::min(input.bytes, output.bytes);
+    // Never more than the step allocates (pinned outputs allocate nothing
+    // here), so no step holds less than the bytes live before it.
+    local.inPlaceSaving = std::min(info.inPlaceSaving, local.stepBytes);
     hasInPlace = true;
   }
 }

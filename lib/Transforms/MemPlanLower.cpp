@@ -163,6 +163,13 @@ static LogicalResult lowerFunction(func::FuncOp func,
         argument, offset, ValueRange{});
     call.call.getOperandsMutable().append(view);
   }
+  // Outputs in the arena: the caller reads them at their offsets.
+  if (func->hasAttr(memplan::kIOInArenaAttrName)) {
+    for (func::ReturnOp ret : func.getOps<func::ReturnOp>())
+      ret->eraseOperands(0, ret->getNumOperands());
+    func.setType(FunctionType::get(func.getContext(),
+                                   func.getArgumentTypes(), {}));
+  }
   func->setAttr(memplan::kArenaSizeAttrName, builder.getI64IntegerAttr(size));
   func->setAttr(memplan::kArenaAlignmentAttrName,
                 builder.getI64IntegerAttr(alignment));

@@ -134,9 +134,45 @@ void MemPlanPlanArenaPass::runOnOperation() {
     return signalPassFailure();
   }
 
-  // Write the plan as IR.
+  // Offsets of the inputs and outputs that live in the arena.
   MLIRContext *ctx = &getContext();
   OpBuilder builder(ctx);
+  if (func->hasAttr(memplan::kIOInArenaAttrName)) {
+    SmallVector<int64_t> inputOffsets(func.getNumArguments());
+    for (auto [buffer, offset] : llvm::zip_equal(buffers, plan->offsets))
+      if (auto input = buffer.alloc->getAttrOfType<IntegerAttr>(
+              memplan::kInputAttrName)) {
+        if (inputOffsets.size() <= input.getUInt())
+          inputOffsets.resize(input.getUInt() + 1);
+        inputOffsets[input.getUInt()] = offset;
+      }
+    SmallVector<int64_t> outputOffsets;
+    Operation *ret = func.getBody().front().getTerminator();
+    for (auto [index, buffer] : llvm::enumerate(liveness.getReturnedBuffers())) {
+      // The output must be the buffer itself or a reshape of it.
+      Value value = ret->getOperand(index);
+      while (Operation *def = value.getDefiningOp()) {
+        if (!isa<memref::ExpandShapeOp, memref::CollapseShapeOp,
+                 memref::CastOp>(def))
+          break;
+        value = def->getOperand(0);
+      }
+      if (!buffer || value != buffers[*buffer].alloc->getResult(0)) {
+        ret->emitOpError("output #")
+            << index
+            << " is not a whole buffer of the function, so it cannot be "
+               "placed in the arena (use io=caller)";
+        return signalPassFailure();
+      }
+      outputOffsets.push_back(plan->offsets[*buffer]);
+    }
+    func->setAttr(memplan::kInputOffsetsAttrName,
+                  builder.getDenseI64ArrayAttr(inputOffsets));
+    func->setAttr(memplan::kOutputOffsetsAttrName,
+                  builder.getDenseI64ArrayAttr(outputOffsets));
+  }
+
+  // Write the plan as IR.
   if (!buffers.empty()) {
     Block &entry = func.getBody().front();
     builder.setInsertionPointToStart(&entry);

@@ -199,6 +199,11 @@ struct MemoryReportPass
   using MemoryReportPassBase::MemoryReportPassBase;
 
   void runOnOperation() override;
+
+  /// The memory model the options select.
+  CostModelOptions getCostModelOptions() const {
+    return {model, io, alignment};
+  }
 };
 } // namespace
 
@@ -232,7 +237,7 @@ void MemoryReportPass::runOnOperation() {
   for (auto func : module.getOps<func::FuncOp>()) {
     if (func.isExternal())
       continue;
-    auto &analysis = getChildAnalysis<BufferLiveness>(func);
+    BufferLiveness analysis(func, getCostModelOptions());
     if (!analysis.isValid()) {
       anyFailed = true;
       continue;

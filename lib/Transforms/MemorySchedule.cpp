@@ -51,8 +51,11 @@ static void applyOrder(func::FuncOp func, const DataflowGraph &graph,
     }
     sequence.insert(op);
   };
-  for (NodeId node : order)
+  for (NodeId node : order) {
+    for (Operation *fused : graph.getNode(node).fusedOps)
+      addWithWeights(fused);
     addWithWeights(graph.getNode(node).op);
+  }
   SmallVector<Operation *> rest;
   for (Operation &op : block.without_terminator())
     if (!sequence.contains(&op))
@@ -83,6 +86,11 @@ struct MemorySchedulePass
   using MemorySchedulePassBase::MemorySchedulePassBase;
 
   void runOnOperation() override;
+
+  /// The memory model the options select.
+  CostModelOptions getCostModelOptions() const {
+    return {model, io, alignment};
+  }
 };
 } // namespace
 
@@ -103,7 +111,7 @@ void MemorySchedulePass::runOnOperation() {
     return signalPassFailure();
   }
   int64_t budgetBytes = budget;
-  auto &analysis = getAnalysis<BufferLiveness>();
+  BufferLiveness analysis(func, getCostModelOptions());
   if (!analysis.isValid())
     return signalPassFailure();
   const DataflowGraph &graph = analysis.getGraph();

@@ -34,7 +34,7 @@
 // The same rule as the cost model (../Transforms/memory-report-fused-accumulator.mlir):
 // @fused becomes a loop over 4x4 pixels with a 16 x i32 accumulator (the arena
 // holds only it: x and out are the caller's); the one-pixel conv is not fused.
-// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=RULE
+// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline="stop-after=plan io=caller" | FileCheck %s --check-prefix=RULE
 // RULE-LABEL: func.func @fused
 // RULE-SAME: memplan.arena_size = 64
 // RULE: memplan.place {{.*}} to memref<1x1x1x16xi32>
@@ -69,7 +69,7 @@
 
 // The lowering of @padded holds what the model counts at the rescale (its
 // arena excludes x and out): acc 64 + window 72 (aligned to 80) = 144.
-// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=PADDED
+// RUN: mem-opt %S/../Transforms/memory-report-fused-accumulator.mlir --cortex-m-pipeline="stop-after=plan io=caller" | FileCheck %s --check-prefix=PADDED
 // PADDED-LABEL: func.func @padded
 // PADDED-SAME: memplan.arena_size = 144
 // PADDED-DAG: memplan.place {{.*}} to memref<1x3x3x8xi8>

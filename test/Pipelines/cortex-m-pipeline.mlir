@@ -1,7 +1,10 @@
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=schedule" | FileCheck %s --check-prefix=SCHED
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=linalg" --mlir-print-debuginfo --mlir-print-local-scope | FileCheck %s --check-prefix=LINALG
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=bufferize" | FileCheck %s --check-prefix=BUF
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=bufferize io=caller" | FileCheck %s --check-prefix=BUFC
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=plan alignment=32" | FileCheck %s --check-prefix=PLAN
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="stop-after=plan" | FileCheck %s --check-prefix=IO
+// RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m33 io=caller" | FileCheck %s --check-prefix=LLVMC
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m33" | FileCheck %s --check-prefix=LLVM
 // RUN: mem-opt %S/../Inputs/liberis.mlir --cortex-m-pipeline="cpu=cortex-m7" | FileCheck %s --check-prefix=M7
 
@@ -21,18 +24,38 @@
 // LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op2")
 // LINALG: linalg.conv_2d_nhwc_fhwc {{.*}} loc("op3")
 
-// Bufferized: the result is an out-parameter and the concat operands are
-// written straight into their slice of it (no copy), in the scheduled order:
-// op6 (channels 4..7) before op5 (channels 0..3).
+// Bufferized (io=arena): the result is still returned (memplan-lower drops
+// it once it is placed), and the concat is a buffer of its own, allocated at
+// the concat and filled by one copy per operand, as the memory model counts
+// it.
 // BUF-LABEL: func.func @main
-// BUF-SAME: (%{{.*}}: memref<1x14x14x2xf32>, %[[OUT:.*]]: memref<1x4x4x8xf32>)
-// BUF-NOT: copy
-// BUF: memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
-// BUF-NOT: copy
-// BUF: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
-// BUF-NOT: copy
+// BUF-SAME: (%{{.*}}: memref<1x14x14x2xf32>) -> memref<1x4x4x8xf32>
+// BUF: %[[CAT:.*]] = memref.alloc() {{.*}} : memref<1x4x4x8xf32>
+// BUF-NEXT: memref.subview %[[CAT]][0, 0, 0, 0] [1, 4, 4, 4]
+// BUF-NEXT: linalg.copy
+// BUF-NEXT: memref.subview %[[CAT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUF-NEXT: linalg.copy
 // BUF-NOT: tensor.
-// BUF: return
+// BUF: return %[[CAT]]
+
+// io=caller: the result is an out-parameter, and the concat buffer is it.
+// BUFC-LABEL: func.func @main
+// BUFC-SAME: (%{{.*}}: memref<1x14x14x2xf32>, %[[OUT:.*]]: memref<1x4x4x8xf32>)
+// BUFC-NOT: memref<1x4x4x8xf32> = memref.alloc
+// BUFC: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
+// BUFC: memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUFC: return
+
+// With the input and output in the arena, the arena holds the whole peak
+// (4960 bytes, the published optimum: the model counts inputs and outputs
+// the same way), and the plan records where they are.
+// IO-LABEL: func.func @main()
+// IO-SAME: memplan.arena_size = 4960
+// IO-SAME: memplan.input_offsets = array<i64: [[IN:[0-9]+]]>
+// IO-SAME: memplan.io_in_arena
+// IO-SAME: memplan.output_offsets = array<i64: [[OUT:[0-9]+]]>
+// IO: memplan.place %{{.*}}[[[IN]]] live [0,
+// IO: memplan.place %{{.*}}[[[OUT]]] live
 
 // The planned IR: one arena, every buffer placed in it, no allocation left.
 // PLAN-LABEL: func.func @main
@@ -44,8 +67,10 @@
 // PLAN: return
 
 // LLVM: module attributes {llvm.data_layout = "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64", llvm.target_triple = "thumbv8m.main-none-eabihf"}
-// The arena is the trailing pointer argument.
-// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr{{[ {a-z.}]*}})
+// io=arena: the arena is the only argument.
+// LLVM: llvm.func @main(%{{.*}}: !llvm.ptr {llvm.noalias})
+// io=caller: the arena is the trailing pointer argument.
+// LLVMC: llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr{{[ {a-z.}]*}})
 // LLVM-NOT: malloc
 // LLVM-NOT: memrefCopy
 // LLVM-NOT: func.func

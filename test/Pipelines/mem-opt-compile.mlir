@@ -4,6 +4,8 @@
 // RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t.o --header %t.h
 // RUN: llvm-nm -u %t.o | FileCheck %s --check-prefix=NM
 // RUN: FileCheck %s --check-prefix=HDR < %t.h
+// RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t.o --header %t-caller.h --io=caller
+// RUN: FileCheck %s --check-prefix=CALLER < %t-caller.h
 // RUN: llvm-readelf -h -A %t.o | FileCheck %s --check-prefix=ELF
 // RUN: mem-opt-compile %s --cpu=cortex-m55 -o %t55.o
 // RUN: llvm-readelf -A %t55.o | FileCheck %s --check-prefix=M55
@@ -14,13 +16,33 @@
 // NM-NOT: free
 // NM-NOT: memrefCopy
 
+// Bytes by hand: in0 1024 (8x8x4 f32), in1 256 (unused: live at the first
+// step only), the conv's padded copy of in0 1600 (10x10x4 f32; in0 dies once
+// it is copied, before the conv's output is allocated), conv output 1024,
+// clamp 1024 (not in place: the concat also reads the conv's output), concat
+// 2048. Steps: conv max(1024 + 256 + 1600, 256 + 1600 + 1024) = 2880, clamp
+// 2048, concat 1024 + 1024 + 2048 = 4096. With the inputs and outputs in the
+// arena, the arena is the peak, 4096.
 // HDR: #ifndef {{.*}}_H
-// HDR: #define STEM_ARENA_SIZE {{[1-9][0-9]*}}
+// HDR: #define STEM_ARENA_SIZE 4096
 // HDR: #define STEM_ARENA_ALIGN 16
+// HDR: #define STEM_PREDICTED_PEAK 4096
 // HDR: #define STEM_IN0_BYTES 1024 /* 1x8x8x4 float */
 // HDR: #define STEM_IN1_BYTES 256 /* 1x8x8x4 int8_t */
 // HDR: #define STEM_OUT0_BYTES 2048 /* 1x8x8x8 float */
-// HDR: void stem(const float *in0, const int8_t *in1, float *out0, void *arena);
+// HDR: #define STEM_IN0_OFFSET {{[0-9]+}}
+// HDR: #define STEM_IN1_OFFSET {{[0-9]+}}
+// HDR: #define STEM_OUT0_OFFSET {{[0-9]+}}
+// HDR: void stem(void *arena);
+
+// io=caller: the caller's 1024 + 256 + 2048 = 3328 bytes are live throughout
+// and the concat is computed in the caller's out0; the arena holds the conv
+// step (padded copy 1600 + output 1024 = 2624; clamp step 2048), and the
+// predicted peak is 2624 + 3328 = 5952.
+// CALLER: #define STEM_ARENA_SIZE 2624
+// CALLER: #define STEM_PREDICTED_PEAK 5952
+// CALLER-NOT: _OFFSET
+// CALLER: void stem(const float *in0, const int8_t *in1, float *out0, void *arena);
 
 // ELF: Class: ELF32
 // ELF: Machine: ARM

@@ -7,6 +7,9 @@
 // REQUIRES: cortex-m-qemu
 // RUN: %run_firmware %S/../Inputs/liberis.mlir --work %t --seed 5 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=liberis_ | FileCheck %s
+// The same with the inputs and outputs in the caller's buffers (io=caller).
+// RUN: %run_firmware %S/../Inputs/liberis.mlir --work %t.caller --seed 5 \
+// RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=liberis_ --compile-arg=--io=caller | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: OK cortex-m4 on mps2-an386: liberis_main: predicted_peak=
 // CHECK-NOT: FAIL

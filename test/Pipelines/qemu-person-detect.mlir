@@ -13,6 +13,10 @@
 // RUN:   --timeout 120 | FileCheck %s
 // RUN: mem-opt %t/person_detect.mlir --cortex-m-pipeline=stop-after=plan \
 // RUN:   | FileCheck %s --check-prefix=ARENA
+// The same with the inputs and outputs in the caller's buffers (io=caller).
+// RUN: %run_firmware %t/person_detect.mlir --work %t/run-caller --seed 3 \
+// RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=person_detect_ \
+// RUN:   --timeout 120 --compile-arg=--io=caller | FileCheck %s
 // CHECK-NOT: FAIL
 // CHECK: OK cortex-m4 on mps2-an386: person_detect_main: predicted_peak=
 // CHECK-NOT: FAIL

@@ -92,6 +92,16 @@ static cl::opt<std::string> partitionMode("partition",
                                           cl::init("off"));
 static cl::opt<int64_t>
     alignment("alignment", cl::desc("Arena alignment in bytes"), cl::init(16));
+static cl::opt<IOPlacement> ioPlacement(
+    "io", cl::desc("Where the model's inputs and outputs live"),
+    cl::init(IOPlacement::Arena),
+    cl::values(clEnumValN(IOPlacement::Arena, "arena",
+                          "in the arena at the header's _OFFSET defines; "
+                          "an input's bytes are reused once it dies "
+                          "(default, the smallest total SRAM)"),
+               clEnumValN(IOPlacement::Caller, "caller",
+                          "in buffers the caller passes, live for the "
+                          "whole call")));
 static cl::opt<std::string> symbolPrefix(
     "symbol-prefix",
     cl::desc("Prefix for the names of the public functions in the object "
@@ -201,6 +211,56 @@ static std::string getShapeString(RankedTensorType type) {
   return text;
 }
 
+namespace {
+/// The memory figures of one compiled function, in bytes.
+struct MemoryFigures {
+  /// The schedule's peak under the lowering's model (memopt.peak_bytes).
+  std::optional<int64_t> modelPeak;
+  /// The planned arena and the liveness bound of its buffers.
+  std::optional<int64_t> arena, livenessBound;
+  /// Bytes of the caller-owned inputs and outputs (io=caller), else 0.
+  int64_t callerIO = 0;
+
+  /// The SRAM the device needs: the arena plus the caller's buffers.
+  std::optional<int64_t> getDeviceBytes() const {
+    if (!arena)
+      return std::nullopt;
+    return *arena + callerIO;
+  }
+};
+} // namespace
+
+/// Returns the bytes of a tensor of \p type as the C caller stores it.
+static int64_t getCallerBytes(RankedTensorType type) {
+  return type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
+}
+
+/// Reads the memory figures of \p info from the lowered function \p func.
+static MemoryFigures getMemoryFigures(LLVM::LLVMFuncOp func,
+                                      const FunctionInfo &info) {
+  MemoryFigures figures;
+  if (!func)
+    return figures;
+  figures.modelPeak = getIntAttr(func, "memopt.peak_bytes");
+  figures.arena = getIntAttr(func, "memplan.arena_size");
+  figures.livenessBound = getIntAttr(func, "memplan.lower_bound");
+  if (ioPlacement == IOPlacement::Caller) {
+    for (RankedTensorType type : info.inputs)
+      figures.callerIO += getCallerBytes(type);
+    for (RankedTensorType type : info.outputs)
+      figures.callerIO += getCallerBytes(type);
+  }
+  return figures;
+}
+
+/// Returns the offsets in \p func's attribute \p name, if it has one.
+static SmallVector<int64_t> getOffsets(LLVM::LLVMFuncOp func, StringRef name) {
+  if (func)
+    if (auto attr = func->getAttrOfType<DenseI64ArrayAttr>(name))
+      return SmallVector<int64_t>(attr.asArrayRef());
+  return {};
+}
+
 /// Writes the C header for \p infos; \p module is the lowered LLVM dialect
 /// module, whose functions carry the plan's attributes.
 static void writeHeader(raw_ostream &os, ModuleOp module,
@@ -226,22 +286,47 @@ static void writeHeader(raw_ostream &os, ModuleOp module,
     os << "#define " << upper << "_ARENA_SIZE " << arena.value_or(0) << "\n";
     os << "#define " << upper << "_ARENA_ALIGN "
        << arenaAlign.value_or(alignment) << "\n";
-    if (func)
-      if (std::optional<int64_t> peak = getIntAttr(func, "memopt.peak_bytes"))
-        os << "#define " << upper << "_PREDICTED_PEAK " << *peak << "\n";
+    // The one number: the SRAM the device uses. It is the schedule's proven
+    // peak unless the placement could not reach the liveness bound.
+    MemoryFigures figures = getMemoryFigures(func, info);
+    if (std::optional<int64_t> device = figures.getDeviceBytes()) {
+      os << "/* SRAM for activations: the arena";
+      if (figures.callerIO)
+        os << " plus the caller's input and output buffers";
+      os << ". */\n#define " << upper << "_PREDICTED_PEAK " << *device
+         << "\n";
+      if (figures.modelPeak && *figures.modelPeak != *device)
+        os << "/* The placement is above the liveness bound: */\n#define "
+           << upper << "_LIVENESS_BOUND " << *figures.modelPeak << "\n";
+    }
     os << "#define " << upper << "_NUM_INPUTS " << info.inputs.size() << "\n";
     os << "#define " << upper << "_NUM_OUTPUTS " << info.outputs.size() << "\n";
     auto describe = [&](ArrayRef<RankedTensorType> types, StringRef prefix) {
       for (auto [i, type] : llvm::enumerate(types)) {
-        int64_t bytes =
-            type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
         os << "#define " << upper << "_" << prefix.upper() << i << "_BYTES "
-           << bytes << " /* " << getShapeString(type) << " "
+           << getCallerBytes(type) << " /* " << getShapeString(type) << " "
            << getCType(type.getElementType()) << " */\n";
       }
     };
     describe(info.inputs, "in");
     describe(info.outputs, "out");
+    SmallVector<int64_t> inOffsets = getOffsets(func, "memplan.input_offsets");
+    SmallVector<int64_t> outOffsets =
+        getOffsets(func, "memplan.output_offsets");
+    bool ioInArena = func && func->hasAttr("memplan.io_in_arena");
+    if (ioInArena) {
+      os << "/* Inputs and outputs live in the arena: write input i at\n"
+            "   arena + "
+         << upper << "_IN<i>_OFFSET before the call, read output i at\n"
+         << "   arena + " << upper
+         << "_OUT<i>_OFFSET after it. The call overwrites the inputs. */\n";
+      for (auto [i, offset] : llvm::enumerate(inOffsets))
+        os << "#define " << upper << "_IN" << i << "_OFFSET " << offset
+           << "\n";
+      for (auto [i, offset] : llvm::enumerate(outOffsets))
+        os << "#define " << upper << "_OUT" << i << "_OFFSET " << offset
+           << "\n";
+    }
     os << "void " << info.name << "(";
     bool first = true;
     auto separate = [&] {
@@ -250,10 +335,14 @@ static void writeHeader(raw_ostream &os, ModuleOp module,
       first = false;
     };
     for (auto [i, type] : llvm::enumerate(info.inputs)) {
+      if (ioInArena)
+        break;
       separate();
       os << "const " << getCType(type.getElementType()) << " *in" << i;
     }
     for (auto [i, type] : llvm::enumerate(info.outputs)) {
+      if (ioInArena)
+        break;
       separate();
       os << getCType(type.getElementType()) << " *out" << i;
     }
@@ -320,6 +409,7 @@ static LogicalResult compile(MLIRContext &context) {
   options.partition = partitionMode;
   options.placement = placementName;
   options.alignment = alignment;
+  options.io = ioPlacement;
   PassManager pm(&context);
   if (failed(buildTosaToCortexMPipeline(pm, options, &errorMessage))) {
     llvm::errs() << "error: " << errorMessage << "\n";
@@ -407,11 +497,14 @@ static LogicalResult compile(MLIRContext &context) {
         else
           llvm::outs() << "n/a";
       };
+      MemoryFigures figures = getMemoryFigures(func, info);
       llvm::outs() << info.name << ":";
-      show("predicted_peak", "memopt.peak_bytes");
+      llvm::outs() << " predicted_peak=" << figures.getDeviceBytes().value_or(0);
+      show("schedule_peak", "memopt.peak_bytes");
       show("schedule_lower_bound", "memopt.lower_bound");
       show("arena", "memplan.arena_size");
       show("liveness_lower_bound", "memplan.lower_bound");
+      llvm::outs() << " caller_io=" << figures.callerIO;
       llvm::outs() << "\n";
     }
   }

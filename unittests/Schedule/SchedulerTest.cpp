@@ -286,6 +286,8 @@ RC_GTEST_PROP(MemorySchedulePassProperty, NeverRaisesPeakAndVerifies, ()) {
   PassManager pm(&parsed.context);
   MemorySchedulePassOptions options;
   options.recordTime = false;
+  // The brute force and BufferLiveness(op) use the canonical model.
+  options.model = MemoryModelKind::Canonical;
   pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(options));
   RC_ASSERT(succeeded(pm.run(*parsed.module)));
   RC_ASSERT(succeeded(verify(*parsed.module)));

@@ -52,8 +52,11 @@ struct ScheduleLiveness {
 /// function cannot be modelled, in which case isValid() is false.
 class BufferLiveness {
 public:
-  /// Analyzes \p op, which must be a `func.func` with a body.
+  /// Analyzes \p op, which must be a `func.func` with a body, under the
+  /// canonical model.
   explicit BufferLiveness(Operation *op);
+  /// Analyzes \p op under the cost model \p options.
+  BufferLiveness(Operation *op, const CostModelOptions &options);
 
   /// Returns false if the function could not be modelled.
   bool isValid() const { return graph.has_value(); }

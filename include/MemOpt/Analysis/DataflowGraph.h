@@ -1,5 +1,4 @@
-//===- DataflowGraph.h - Activation dataflow graph of a function -*- C++
-//-*-===//
+//===- DataflowGraph.h - Activation dataflow graph of a function -*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
@@ -18,6 +17,7 @@
 #ifndef MEMOPT_ANALYSIS_DATAFLOWGRAPH_H
 #define MEMOPT_ANALYSIS_DATAFLOWGRAPH_H
 
+#include "MemOpt/CostModel/CostModel.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
@@ -69,15 +69,20 @@ struct Node {
   SmallVector<NodeId, 4> preds;
   /// Nodes that must run after this one; sorted, unique.
   SmallVector<NodeId, 4> succs;
-  /// Scratch bytes the node needs while it runs (0 unless a cost model sets
+  /// Ops fused into this one by the lowering (an int8 accumulator computed
+  /// inside its rescale's loop); they run right before `op`.
+  SmallVector<Operation *, 1> fusedOps;
+  /// Scratch bytes the node needs while it runs (0 unless the cost model sets
   /// it). Counted only at the node's own step.
   int64_t workspaceBytes = 0;
-  /// If set, output 0 may be written into this input buffer when the input
-  /// dies at this node (an in-place op); the step then saves
-  /// min(input bytes, output bytes). Set by the builder for the producer of
-  /// the partial in an accumulating add (`tosa.add` marked
-  /// `memopt.accumulate`, see DataflowGraph.cpp), otherwise by later rules.
+  /// If set, the step saves `inPlaceSaving` bytes when this input dies at
+  /// this node: output 0 is written over it (an in-place op), or the
+  /// lowering frees it before allocating the rest. Set by the cost model
+  /// (CostModel.h), and for the producer of the partial in an accumulating
+  /// add (`tosa.add` marked `memopt.accumulate`, see DataflowGraph.cpp).
   std::optional<BufferId> inPlaceInput;
+  /// Bytes saved when `inPlaceInput` dies at this node.
+  int64_t inPlaceSaving = 0;
   /// True for view-like ops (reshape, expand/collapse_shape, cast).
   bool isView = false;
 };
@@ -90,7 +95,14 @@ public:
   /// returns failure if the body cannot be modelled: several blocks, non-tensor
   /// shaped arguments, dynamic or unranked shapes, ops with regions, or
   /// unknown ops producing tensors. \p func must have a body.
-  static FailureOr<DataflowGraph> build(func::FuncOp func);
+  static FailureOr<DataflowGraph> build(func::FuncOp func,
+                                        const CostModelOptions &options = {});
+
+  /// The cost model the graph was built with.
+  const CostModelOptions &getCostModel() const { return costModel; }
+  /// Bytes live for the whole call outside the graph's buffers: the
+  /// caller-owned inputs and outputs under `io=caller` (0 otherwise).
+  int64_t getPinnedBytes() const { return pinnedBytes; }
 
   /// All nodes, indexed by NodeId.
   ArrayRef<Node> getNodes() const { return nodes; }
@@ -137,15 +149,19 @@ private:
   DenseMap<Operation *, NodeId> nodeOfOp;
   /// Buffer each activation value lives in, views resolved.
   DenseMap<Value, BufferId> bufferOfValue;
+  /// The cost model of the graph.
+  CostModelOptions costModel;
+  /// Caller-owned bytes live for the whole call.
+  int64_t pinnedBytes = 0;
 
   friend class DataflowGraphBuilder;
 };
 
-/// Returns the size in bytes of a statically shaped tensor of \p type:
-/// elements x element width, with the width rounded up to whole bytes (i1 and
-/// i4 elements take one byte each, as after lowering to memrefs). Returns
-/// failure for unranked or dynamic shapes, element types without a bit width,
-/// and sizes that overflow int64_t.
+/// Returns the size in bytes of a statically shaped tensor of \p type under
+/// the default data layout (MemOpt/Utils/StorageSize.h): elements x element
+/// size rounded up to its alignment (i1 and i4 take one byte, i24 four).
+/// Returns failure for unranked or dynamic shapes, element types without a
+/// fixed size, and sizes that overflow int64_t.
 FailureOr<int64_t> getTensorSizeInBytes(Type type);
 
 /// Returns a short label for \p loc: the name of a NameLoc, `file:line:col`

@@ -21,6 +21,8 @@
 #include "mlir/IR/Operation.h"
 #include "llvm/ADT/SmallVector.h"
 
+#include <optional>
+
 #include <cstdint>
 
 namespace mlir {
@@ -53,6 +55,11 @@ public:
   /// buffers.
   explicit MemRefLiveness(Operation *op);
 
+  /// For a function with `memplan.io_in_arena`: the buffer each operand of
+  /// the return is (a view of), or std::nullopt if it is none or several.
+  llvm::ArrayRef<std::optional<unsigned>> getReturnedBuffers() const {
+    return returnedBuffers;
+  }
   /// Returns false if the function could not be analyzed.
   bool isValid() const { return valid; }
   /// The buffers in the order of their allocations.
@@ -80,6 +87,8 @@ private:
   bool valid = false;
   /// The buffers, in allocation order.
   llvm::SmallVector<MemRefBuffer> buffers;
+  /// Buffers returned by a function whose outputs live in the arena.
+  llvm::SmallVector<std::optional<unsigned>> returnedBuffers;
   /// The top-level ops, one per step.
   llvm::SmallVector<Operation *> stepOps;
   /// Live bytes per step.

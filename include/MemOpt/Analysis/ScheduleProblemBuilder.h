@@ -6,9 +6,10 @@
 //
 // The adapter between the IR and the IR-free scheduling library: turns a
 // DataflowGraph into a schedule::Problem with the same node and buffer ids,
-// copying sizes, readers, workspace and in-place inputs. Also offers the
-// scheduler on graphs (scheduleForMemory), for passes and tools that hold a
-// graph.
+// copying sizes, readers, workspace and in-place savings; the graph's
+// caller-owned bytes (io=caller) become one more, pinned, buffer after the
+// graph's. Also offers the scheduler on graphs (scheduleForMemory), for
+// passes and tools that hold a graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,13 +30,12 @@ using ScheduleResult = schedule::Result;
 struct ScheduleProblemOptions {
   /// Copy node and buffer names (for diagnostics; costs a string each).
   bool withNames = false;
-  /// Pin the graph's inputs and outputs: caller-owned buffers, live for the
-  /// whole call.
-  bool pinGraphIO = false;
 };
 
 /// Returns the scheduling problem of \p graph: node i is graph node i and
-/// buffer b is graph buffer b.
+/// buffer b is graph buffer b. If the graph has caller-owned bytes
+/// (DataflowGraph::getPinnedBytes), they are one pinned buffer with id
+/// graph.getNumBuffers(), made and read by no node.
 schedule::Problem
 buildScheduleProblem(const DataflowGraph &graph,
                      const ScheduleProblemOptions &options = {});

@@ -12,6 +12,7 @@
 #ifndef MEMOPT_PIPELINES_PIPELINES_H
 #define MEMOPT_PIPELINES_PIPELINES_H
 
+#include "MemOpt/CostModel/CostModel.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -72,6 +73,18 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Time limit of the exact scheduler per function in "
                      "milliseconds"),
       llvm::cl::init(10000)};
+  /// Where graph inputs and outputs live.
+  PassOptions::Option<IOPlacement> io{
+      *this, "io",
+      llvm::cl::desc("Where graph inputs and outputs live: in the arena "
+                     "(default; the header gives their offsets) or in "
+                     "buffers the caller passes"),
+      llvm::cl::init(IOPlacement::Arena),
+      llvm::cl::values(
+          clEnumValN(IOPlacement::Arena, "arena",
+                     "inputs and outputs in the arena, reused once dead"),
+          clEnumValN(IOPlacement::Caller, "caller",
+                     "inputs and outputs in the caller's buffers"))};
   /// Arena alignment.
   PassOptions::Option<int64_t> alignment{
       *this, "alignment",

@@ -44,10 +44,16 @@ struct Node {
   llvm::SmallVector<BufferId, 1> outputs;
   /// Scratch bytes the node needs while it runs, counted at its step only.
   int64_t workspaceBytes = 0;
-  /// If set, output 0 may be written over this input when the input dies at
-  /// this node; the step then holds min(input bytes, output bytes) less.
-  /// Never applies to graph inputs, kept buffers or pinned buffers.
+  /// If set, the step holds `inPlaceSaving` bytes less when this input dies
+  /// at this node: output 0 is written over it (an in-place op), or the
+  /// lowering frees it before allocating the rest. Returned and pinned
+  /// buffers never die, so they never save. The problem's builder decides
+  /// which inputs may be overwritten and what that saves.
   std::optional<BufferId> inPlaceInput;
+  /// Bytes saved when `inPlaceInput` dies at this node: at most the input's
+  /// bytes and what the step allocates (workspace and outputs; pinned
+  /// outputs allocate nothing at the step, so they do not count).
+  int64_t inPlaceSaving = 0;
   /// Name for diagnostics; may be empty.
   std::string name;
 };
@@ -109,9 +115,10 @@ public:
   /// input and reader lists sorted and unique; predecessors with smaller ids
   /// (so the graph is acyclic); producers and outputs, readers and inputs
   /// agreeing; every reader of a produced buffer a descendant of its
-  /// producer; sizes not negative; an in-place input that is an input of a
-  /// node with outputs. On failure, describes the first problem found in
-  /// \p whyNot if given.
+  /// producer; sizes not negative; an in-place input that is an input of its
+  /// node, and a saving only with one, no larger than the input nor than the
+  /// node's workspace and outputs. On failure, describes
+  /// the first problem found in \p whyNot if given.
   llvm::LogicalResult check(std::string *whyNot = nullptr) const;
 
   /// Checks that \p order is a permutation of the nodes in which every node

@@ -13,7 +13,7 @@
 // that some node reads, the kept inputs and the pinned buffers are live. The
 // step that runs node v holds the bytes live before it, v's outputs and
 // workspace, and (on the first step only) the inputs nobody reads; if v's
-// in-place input dies at v, the step holds min(input, output 0) bytes less.
+// in-place input dies at v, the step holds v's in-place saving less.
 // After the step, the inputs whose last reader is v are freed (unless kept:
 // returned, read by a later segment or pinned), and v's outputs that are read
 // or kept stay live. Pinned buffers count at every step and never die.

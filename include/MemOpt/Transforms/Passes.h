@@ -11,6 +11,7 @@
 #ifndef MEMOPT_TRANSFORMS_PASSES_H
 #define MEMOPT_TRANSFORMS_PASSES_H
 
+#include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Schedule/Defaults.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"

@@ -15,6 +15,32 @@
 
 include "mlir/Pass/PassBase.td"
 
+// The options that select the memory model (MemOpt/CostModel/CostModel.h),
+// shared by every pass that measures peaks.
+defvar CostModelOptions = [
+  Option<"model", "model", "::mlir::memopt::MemoryModelKind",
+         /*default=*/"::mlir::memopt::MemoryModelKind::Lowering",
+         "Memory model: the bytes the Cortex-M lowering allocates, or the "
+         "canonical model of the papers",
+         [{::llvm::cl::values(
+           clEnumValN(::mlir::memopt::MemoryModelKind::Lowering, "lowering",
+                      "what cortex-m-pipeline allocates (default)"),
+           clEnumValN(::mlir::memopt::MemoryModelKind::Canonical, "canonical",
+                      "every op writes a fresh buffer; for published "
+                      "figures"))}]>,
+  Option<"io", "io", "::mlir::memopt::IOPlacement",
+         /*default=*/"::mlir::memopt::IOPlacement::Arena",
+         "Where graph inputs and outputs live (lowering model)",
+         [{::llvm::cl::values(
+           clEnumValN(::mlir::memopt::IOPlacement::Arena, "arena",
+                      "in the arena, reused once dead (default)"),
+           clEnumValN(::mlir::memopt::IOPlacement::Caller, "caller",
+                      "in the caller's buffers, live for the whole call"))}]>,
+  Option<"alignment", "alignment", "int64_t", /*default=*/"16",
+         "Alignment of every arena buffer in bytes (lowering model)">,
+];
+
+
 def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
   let summary = "Report live activation bytes per step and the peak of each "
                 "function";
@@ -66,7 +92,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     `partition:` line; JSON: a `partition` object with `input_peak`,
     `scheduled_peak`, `partitioned_peak`, `sites` and `optimal`).
   }];
-  let options = [
+  let options = !listconcat(CostModelOptions, [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Report format: `text` (a table per function), `json` or `svg` "
            "(a chart per function)">,
@@ -81,7 +107,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
            "Time limit of the exact search for compare=exact">,
-  ];
+  ]);
 }
 
 def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
@@ -123,7 +149,7 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     `memopt.peak_bytes = 4960`, `memopt.lower_bound = 4960` and
     `memopt.optimal = true`.
   }];
-  let options = [
+  let options = !listconcat(CostModelOptions, [
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"exact\"",
            "Ordering algorithm: exact, input, kahn, rpo or greedy">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t",
@@ -142,7 +168,7 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     Option<"printStatistics", "print-statistics", "bool", /*default=*/"false",
            "Emit the statistics of each function as a remark (Debian's LLVM "
            "22 compiles -mlir-pass-statistics out)">,
-  ];
+  ]);
   let statistics = [
     Statistic<"peakBefore", "peak-before", "Peak bytes of the input order "
               "(summed over functions)">,
@@ -217,6 +243,25 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
               "Convolutions split into per-branch parts">,
   ];
   let dependentDialects = ["tosa::TosaDialect"];
+}
+
+def MemPlanIOToArenaPass : Pass<"memplan-io-to-arena", "ModuleOp"> {
+  let summary = "Place the inputs and outputs of entry functions in the arena";
+  let description = [{
+    TFLite Micro's convention: the caller writes the inputs into the arena
+    before the call and reads the outputs from it afterwards, so an input's
+    bytes are reused once it dies. For every public function with a body
+    that no other function calls, each memref argument becomes a
+    `memref.alloc` at the start of the body, marked `memplan.input = i`, and
+    the arguments are removed; the function gets `memplan.io_in_arena`,
+    which lets `MemRefLiveness` keep every returned buffer live until the
+    return. `memplan-plan-arena` then records the offsets of the inputs and
+    outputs (`memplan.input_offsets`, `memplan.output_offsets`), and
+    `memplan-lower` drops the results: the function's only argument is the
+    arena. Runs on bufferized IR, before `memplan-plan-arena`, instead of
+    `buffer-results-to-out-params`.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
@@ -341,20 +386,16 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     - every tensor argument gets `bufferization.writable = false`, so that
       bufferization never writes into a caller's input (the C header declares
       inputs `const`);
-    - with `decompose-pads=true`, a `tensor.pad` whose source has no other
-      user is decomposed into `tensor.empty` + `linalg.fill` +
-      `tensor.insert_slice`, so that empty-tensor elimination may let the
-      producer write straight into the interior of the padded buffer;
-    - a chain of `tensor.insert_slice` ops filling disjoint static slices of a
-      `tensor.empty` (a lowered concat) is reordered to follow the order in
-      which the operands are produced, and the `tensor.empty` moves before the
-      first producer: every operand is then produced in its slice of the
-      concat buffer without moving any producer (the schedule is kept);
+    - with `copy-duplicate-results=true` (for `io=caller`), a value the
+      function returns more than once is copied for each further result, so
+      every result has a buffer of its own to become the caller's;
     - with `in-place-elementwise=true` (default), an elementwise
       `linalg.generic` (all loops parallel, identity maps) whose init is a
       `tensor.empty` and whose body does not read the init gets, as its init,
       an input of the same type that has no other user and is not a function
-      argument or a constant. One-shot bufferization then writes the result
+      argument, a constant or a view (the predicate `canOverwriteOperand` of
+      the cost model, which counts the same saving). One-shot bufferization
+      then writes the result
       over that input, which dies at this op, instead of allocating a new
       buffer.
 
@@ -366,10 +407,9 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     ```
   }];
   let options = [
-    Option<"decomposePads", "decompose-pads", "bool", /*default=*/"false",
-           "Decompose pads whose source has no other user so the producer "
-           "writes into the padded buffer (off: it raised the planned "
-           "arena of the NAS and RandWire cells, see docs/CortexM.md)">,
+    Option<"copyDuplicateResults", "copy-duplicate-results", "bool",
+           /*default=*/"false",
+           "Copy values returned more than once, one buffer per result">,
     Option<"inPlaceElementwise", "in-place-elementwise", "bool",
            /*default=*/"true",
            "Let elementwise ops overwrite an input that dies there">,

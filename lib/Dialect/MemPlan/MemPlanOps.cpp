@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Utils/StorageSize.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
@@ -23,22 +24,7 @@ using namespace mlir::memplan;
 
 std::optional<int64_t>
 mlir::memplan::getStaticSizeInBytes(MemRefType type, const DataLayout &layout) {
-  if (!type.hasStaticShape())
-    return std::nullopt;
-  Type element = type.getElementType();
-  Type scalar = element;
-  if (auto complex = dyn_cast<ComplexType>(element))
-    scalar = complex.getElementType();
-  if (!isa<IntegerType, FloatType, IndexType>(scalar))
-    return std::nullopt;
-  // Round the element up to its ABI alignment, as LLVM's allocation size does
-  // (an i24 takes four bytes).
-  auto bytes =
-      static_cast<int64_t>(layout.getTypeSize(element).getFixedValue());
-  auto align = static_cast<int64_t>(layout.getTypeABIAlignment(element));
-  if (align > 1)
-    bytes = static_cast<int64_t>(llvm::alignTo(bytes, align));
-  return type.getNumElements() * bytes;
+  return memopt::getStorageBytes(type, layout);
 }
 
 //===----------------------------------------------------------------------===//

@@ -70,7 +70,19 @@ def parse_header(path):
             r"#define %s_(IN|OUT)(\d+)_BYTES \d+ /\* ([\dx]+) (\w+) \*/" % up,
             text):
         ios[kind].append((tuple(int(d) for d in shape.split("x")), ctype))
-    return fn, arena, align, ios["IN"], ios["OUT"], "void *arena" in text
+    offsets = {kind: [int(v) for _, v in re.findall(
+        r"#define %s_%s(\d+)_OFFSET (\d+)" % (up, kind), text)]
+        for kind in ("IN", "OUT")}
+    peak = int(re.search(r"#define %s_PREDICTED_PEAK (\d+)" % up,
+                         text).group(1))
+    return (fn, arena, align, ios["IN"], ios["OUT"], "void *arena" in text,
+            offsets, peak)
+
+
+def caller_bytes(specs):
+    """Bytes of the buffers of the given (shape, ctype)s."""
+    return sum(int(np.prod(shape)) * np.dtype(CTYPES[ctype][0]).itemsize
+               for shape, ctype in specs)
 
 
 def split(raw, specs):
@@ -95,7 +107,11 @@ def c_literal(value, ctype):
 
 
 def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
-               has_arena):
+               has_arena, offsets):
+    """Writes the C glue that feeds the inputs, calls the model and exposes
+    its outputs. With the inputs and outputs in the arena (offsets given),
+    the inputs are copied to their offsets before the call and the outputs
+    copied out after it."""
     lines = ['#include "%s"' % os.path.basename(header), "",
              "struct ModelOutput { const void *data; unsigned bytes; };",
              "const unsigned modelArenaSize = %d;" % arena,
@@ -107,12 +123,22 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     for i, (shape, ctype) in enumerate(outputs):
         lines.append("static %s out%d[%d] __attribute__((aligned(16)));" %
                      (ctype, i, int(np.prod(shape))))
-    args = ["in%d" % i for i in range(len(inputs))]
-    args += ["out%d" % i for i in range(len(outputs))]
-    if has_arena:
-        args.append("arena")
-    lines.append("void runModel(void *arena) { (void)arena; %s(%s); }" %
-                 (fn, ", ".join(args)))
+    if offsets["IN"] or offsets["OUT"]:
+        body = ["char *base = (char *)arena;"]
+        body += ["memcpy(base + %d, in%d, sizeof(in%d));" % (off, i, i)
+                 for i, off in enumerate(offsets["IN"])]
+        body.append("%s(arena);" % fn)
+        body += ["memcpy(out%d, base + %d, sizeof(out%d));" % (i, off, i)
+                 for i, off in enumerate(offsets["OUT"])]
+        lines.insert(0, "#include <string.h>")
+        lines.append("void runModel(void *arena) { %s }" % " ".join(body))
+    else:
+        args = ["in%d" % i for i in range(len(inputs))]
+        args += ["out%d" % i for i in range(len(outputs))]
+        if has_arena:
+            args.append("arena")
+        lines.append("void runModel(void *arena) { (void)arena; %s(%s); }" %
+                     (fn, ", ".join(args)))
     lines.append("const unsigned numModelOutputs = %d;" % len(outputs))
     lines.append("const struct ModelOutput modelOutputs[] = {%s};" % ", ".join(
         "{out%d, sizeof(out%d)}" % (i, i) for i in range(len(outputs))) +
@@ -177,7 +203,16 @@ def main():
                       "--cpu=" + cpu, "-o", obj, "--header", header,
                       "--report", "--symbol-prefix=" + args.symbol_prefix] +
                      args.compile_arg).strip()
-        fn, arena, align, inputs, outputs, has_arena = parse_header(header)
+        (fn, arena, align, inputs, outputs, has_arena, offsets,
+         peak) = parse_header(header)
+        # One number: the predicted peak is the arena plus the buffers the
+        # caller owns (none when the inputs and outputs live in the arena).
+        io = 0 if offsets["IN"] or offsets["OUT"] else (
+            caller_bytes(inputs) + caller_bytes(outputs))
+        if peak != arena + io:
+            print("FAIL %s: predicted peak %d != arena %d + caller I/O %d" %
+                  (cpu, peak, arena, io))
+            status = 1
         undefined = run([os.path.join(LLVM_BIN, "llvm-nm"), "-u",
                          obj]).split()
         banned = sorted({"malloc", "free", "memrefCopy"} & set(undefined))
@@ -195,7 +230,7 @@ def main():
                 return 1
         glue = os.path.join(work, "model_glue.c")
         write_glue(glue, header, fn, arena, align, inputs, outputs, arrays,
-                   has_arena)
+                   has_arena, offsets)
         elf = os.path.join(work, "fw.elf")
         run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
             gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",

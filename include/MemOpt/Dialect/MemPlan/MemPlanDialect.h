@@ -29,6 +29,17 @@ constexpr llvm::StringLiteral kArenaAlignmentAttrName =
 /// Discardable attribute of a planned `func.func`: the liveness lower bound,
 /// the largest sum of aligned buffer sizes live at one step.
 constexpr llvm::StringLiteral kLowerBoundAttrName = "memplan.lower_bound";
+/// Unit attribute of a `func.func` whose inputs and outputs live in its arena
+/// (`memplan-io-to-arena`): it takes no arguments but the arena and returns
+/// its outputs in it.
+constexpr llvm::StringLiteral kIOInArenaAttrName = "memplan.io_in_arena";
+/// Attribute of the `memref.alloc` that holds input #i of such a function.
+constexpr llvm::StringLiteral kInputAttrName = "memplan.input";
+/// Array attributes of such a planned function: the arena offset of each
+/// input and output.
+constexpr llvm::StringLiteral kInputOffsetsAttrName = "memplan.input_offsets";
+constexpr llvm::StringLiteral kOutputOffsetsAttrName =
+    "memplan.output_offsets";
 
 } // namespace memplan
 } // namespace mlir

@@ -1,0 +1,134 @@
+//===- CostModel.h - What every op and tensor costs in memory ---*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one memory model of mem-opt. It says, for a TOSA function, what each
+// activation costs and when: byte sizes (through the one storage-size rule of
+// MemOpt/Utils/StorageSize.h), views, in-place elementwise ops, fused int8
+// accumulators, padded and pooling windows, workspace, and where graph
+// inputs and outputs live. Two models are selectable:
+//
+// - `canonical`, the model of the memory-aware scheduling papers: every
+//   non-view op writes a fresh buffer, nothing else is counted;
+// - `lowering`, the bytes the Cortex-M lowering allocates: the number
+//   `cortex-m-pipeline` plans in the arena (plus caller-owned I/O).
+//
+// The lowering passes take their decisions from the predicates below, so that
+// each rule is written once. docs/MemoryModel.md describes every rule.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_COSTMODEL_COSTMODEL_H
+#define MEMOPT_COSTMODEL_COSTMODEL_H
+
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace mlir {
+class Operation;
+class Type;
+class Value;
+
+namespace memopt {
+
+/// Which memory model to apply.
+enum class MemoryModelKind {
+  /// The papers' model: fresh buffers, no workspace, no fusion.
+  Canonical,
+  /// The Cortex-M lowering's model: what the arena holds.
+  Lowering,
+};
+
+/// Where the graph's inputs and outputs live.
+enum class IOPlacement {
+  /// In the arena (TFLite Micro's convention): an input's bytes are reused
+  /// once it dies; an output lives from its production to the end.
+  Arena,
+  /// In buffers the caller owns, live for the whole call and not in the
+  /// arena.
+  Caller,
+};
+
+/// The options of a cost model.
+struct CostModelOptions {
+  MemoryModelKind kind = MemoryModelKind::Canonical;
+  IOPlacement io = IOPlacement::Arena;
+  /// Alignment of every buffer in the arena (lowering model only).
+  int64_t alignment = 16;
+};
+
+/// Parses `canonical` or `lowering`.
+std::optional<MemoryModelKind> parseMemoryModelKind(StringRef name);
+/// Parses `arena` or `caller`.
+std::optional<IOPlacement> parseIOPlacement(StringRef name);
+
+//===----------------------------------------------------------------------===//
+// Rules shared by the model and the lowering
+//===----------------------------------------------------------------------===//
+
+/// Returns true if \p op only re-describes the buffer of its first operand
+/// in the lowering (a reshape, an expand/collapse_shape, a cast, or a slice,
+/// which becomes a strided view): it allocates nothing.
+bool isViewOp(Operation *op);
+
+/// Returns true if the lowering may write the result of an elementwise op of
+/// type \p resultType over its operand \p input: same type, and \p input is
+/// read by this op only and computed by an op that is not a constant, maybe
+/// through reshapes each read only once (graph inputs are read-only,
+/// constants live in flash, and a slice's buffer would outlive the op). Used
+/// for TOSA ops by the model and for `linalg.generic` ops by
+/// `prepare-bufferization`.
+bool canOverwriteOperand(Value input, Type resultType);
+
+/// Returns true if \p op (TOSA) lowers to one elementwise `linalg.generic`
+/// whose operands of the result's type are read through identity maps.
+bool isElementwiseOp(Operation *op);
+
+/// Returns the operand of the TOSA op \p op whose buffer its result
+/// overwrites in the lowering, if any: the first operand that
+/// canOverwriteOperand accepts, for an elementwise op.
+std::optional<unsigned> getOverwrittenOperand(Operation *op);
+
+/// Returns true if the int8 convolution, depthwise convolution or matmul
+/// \p op is computed inside the loop of the narrowing `tosa.rescale` that is
+/// its only user, one output pixel at a time (`fuse-rescale-accumulators`).
+bool isFusedAccumulator(Operation *op);
+
+/// Returns true if the explicit `tosa.pad` \p op is read only by a fused
+/// accumulator, which reads it through a padded window per pixel: the
+/// padded tensor is never built.
+bool isPadFusedIntoWindow(Operation *op);
+
+/// Returns the bytes of the padded window a fused accumulator \p op reads
+/// per output pixel (kernel extent x input channels), or 0 if it does not
+/// pad its input (by its attribute or an explicit fused `tosa.pad`).
+int64_t getFusedWindowBytes(Operation *op);
+
+/// The buffers the lowering of one op creates around its result, beyond its
+/// inputs and outputs, in the order they are live.
+struct OpWorkspace {
+  /// Scratch bytes counted at the op's step when its input stays live.
+  int64_t workspaceBytes = 0;
+  /// Bytes saved at the op's step when its input 0 dies there (the input is
+  /// freed before the last scratch buffer or the output is allocated).
+  int64_t savingIfInputDies = 0;
+};
+
+/// Returns the lowering's workspace of the TOSA op \p op (not a fused
+/// accumulator): the padded copy of a padded convolution, depthwise
+/// convolution or pooling input, the window operand of a pooling, and the
+/// i32 accumulator of an int8 average pooling. \p inputBytes and
+/// \p outputBytes are the arena bytes of input 0 and of the result; each
+/// scratch buffer takes its size rounded up to \p alignment.
+OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
+                                 int64_t outputBytes, int64_t alignment);
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_COSTMODEL_COSTMODEL_H

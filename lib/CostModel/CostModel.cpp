@@ -1,0 +1,290 @@
+//===- CostModel.cpp - What every op and tensor costs in memory -----------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The per-op rules of the lowering's memory model. Each rule states which
+// buffers the Cortex-M lowering (tosa-to-linalg, fuse-rescale-accumulators,
+// prepare-bufferization, one-shot bufferization) creates for one op, and in
+// which order they are live; docs/MemoryModel.md lists them with examples.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/CostModel/CostModel.h"
+
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Operation.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+#include "MemOpt/Utils/StorageSize.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+std::optional<MemoryModelKind>
+mlir::memopt::parseMemoryModelKind(StringRef name) {
+  return llvm::StringSwitch<std::optional<MemoryModelKind>>(name)
+      .Case("canonical", MemoryModelKind::Canonical)
+      .Case("lowering", MemoryModelKind::Lowering)
+      .Default(std::nullopt);
+}
+
+std::optional<IOPlacement> mlir::memopt::parseIOPlacement(StringRef name) {
+  return llvm::StringSwitch<std::optional<IOPlacement>>(name)
+      .Case("arena", IOPlacement::Arena)
+      .Case("caller", IOPlacement::Caller)
+      .Default(std::nullopt);
+}
+
+bool mlir::memopt::isViewOp(Operation *op) {
+  return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
+             tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);
+}
+
+bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
+  if (input.getType() != resultType)
+    return false;
+  // Through reshapes (which keep every byte) to the op that computes it; a
+  // slice is part of a larger buffer that would outlive the op.
+  for (Value value = input;;) {
+    Operation *def = value.getDefiningOp();
+    if (!value.hasOneUse() || !def || def->hasTrait<OpTrait::ConstantLike>() ||
+        isa<tosa::SliceOp, tensor::ExtractSliceOp>(def))
+      return false;
+    if (!isViewOp(def))
+      return true;
+    value = def->getOperand(0);
+  }
+}
+
+bool mlir::memopt::isElementwiseOp(Operation *op) {
+  return op->getNumResults() == 1 &&
+         (op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
+          isa<tosa::RescaleOp, tosa::CastOp, tosa::TableOp>(op));
+}
+
+std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
+  if (!isElementwiseOp(op))
+    return std::nullopt;
+  Type resultType = op->getResult(0).getType();
+  for (OpOperand &operand : op->getOpOperands())
+    if (canOverwriteOperand(operand.get(), resultType))
+      return operand.getOperandNumber();
+  return std::nullopt;
+}
+
+// An int8 convolution, depthwise convolution or matmul whose only user is a
+// narrowing tosa.rescale is fused with it by the lowering
+// (fuse-rescale-accumulators): the rescale's loop computes one output pixel
+// (one row of a matmul) at a time, so the i32 accumulator is one pixel's
+// channels, never the whole tensor. A depthwise convolution is fused only if
+// its channel or multiplier count is 1 (its 5-d linalg form stops the fusion
+// otherwise), and an accumulator of one pixel is never fused: the fused loop
+// would keep the op's input, the accumulator and the output live together,
+// more than the unfused pair needs.
+bool mlir::memopt::isFusedAccumulator(Operation *op) {
+  if (!isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op) ||
+      op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return false;
+  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
+    if (!weight || weight.getRank() != 4 ||
+        (weight.getDimSize(2) != 1 && weight.getDimSize(3) != 1))
+      return false;
+  }
+  auto rescale = dyn_cast<tosa::RescaleOp>(*op->getResult(0).user_begin());
+  if (!rescale)
+    return false;
+  auto inType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto outType = dyn_cast<RankedTensorType>(rescale.getOutput().getType());
+  if (!inType || !outType || inType.getRank() == 0 ||
+      !inType.hasStaticShape() ||
+      inType.getNumElements() == inType.getShape().back() ||
+      !inType.getElementType().isIntOrFloat() ||
+      !outType.getElementType().isIntOrFloat())
+    return false;
+  return outType.getElementType().getIntOrFloatBitWidth() <
+         inType.getElementType().getIntOrFloatBitWidth();
+}
+
+/// The padding, dilation and kernel extent of a convolution-like TOSA op.
+namespace {
+struct WindowShape {
+  ArrayRef<int64_t> pad;
+  int64_t height = 1, width = 1;
+};
+} // namespace
+
+/// Returns the window of \p op (a conv2d, depthwise_conv2d or pooling), or
+/// std::nullopt for other ops.
+static std::optional<WindowShape> getWindowShape(Operation *op) {
+  WindowShape shape;
+  auto extent = [](int64_t kernel, int64_t dilation) {
+    return (kernel - 1) * dilation + 1;
+  };
+  if (auto conv = dyn_cast<tosa::Conv2DOp>(op)) {
+    auto weight = cast<RankedTensorType>(conv.getWeight().getType()); // OHWI
+    shape.pad = conv.getPad();
+    shape.height = extent(weight.getDimSize(1), conv.getDilation()[0]);
+    shape.width = extent(weight.getDimSize(2), conv.getDilation()[1]);
+    return shape;
+  }
+  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+    auto weight =
+        cast<RankedTensorType>(depthwise.getWeight().getType()); // HWCM
+    shape.pad = depthwise.getPad();
+    shape.height = extent(weight.getDimSize(0), depthwise.getDilation()[0]);
+    shape.width = extent(weight.getDimSize(1), depthwise.getDilation()[1]);
+    return shape;
+  }
+  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
+    shape.pad = pool.getPad();
+    shape.height = pool.getKernel()[0];
+    shape.width = pool.getKernel()[1];
+    return shape;
+  }
+  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
+    shape.pad = pool.getPad();
+    shape.height = pool.getKernel()[0];
+    shape.width = pool.getKernel()[1];
+    return shape;
+  }
+  return std::nullopt;
+}
+
+/// Returns the storage bytes of one element of \p type's element type.
+static int64_t getElementBytes(Type type, const DataLayout &layout) {
+  Type element = cast<ShapedType>(type).getElementType();
+  return getElementStorageBytes(element, layout).value_or(0);
+}
+
+static bool hasPadding(ArrayRef<int64_t> pad) {
+  return llvm::any_of(pad, [](int64_t amount) { return amount != 0; });
+}
+
+/// Returns true if \p value is read only as input 0 of a fused accumulator.
+static bool feedsFusedAccumulator(Value value) {
+  if (!value.hasOneUse())
+    return false;
+  Operation *user = *value.user_begin();
+  return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(user) &&
+         user->getOperand(0) == value && isFusedAccumulator(user);
+}
+
+bool mlir::memopt::isPadFusedIntoWindow(Operation *op) {
+  // A slice of a pad (an asymmetric padding) folds into the pad.
+  if (auto slice = dyn_cast<tosa::SliceOp>(op)) {
+    auto pad = slice.getInput1().getDefiningOp<tosa::PadOp>();
+    return pad && pad->getResult(0).hasOneUse() &&
+           feedsFusedAccumulator(slice.getResult());
+  }
+  auto pad = dyn_cast<tosa::PadOp>(op);
+  if (!pad || !pad->getResult(0).hasOneUse())
+    return false;
+  if (auto slice = dyn_cast<tosa::SliceOp>(*pad->getResult(0).user_begin()))
+    return isPadFusedIntoWindow(slice);
+  return feedsFusedAccumulator(pad.getResult());
+}
+
+int64_t mlir::memopt::getFusedWindowBytes(Operation *op) {
+  std::optional<WindowShape> window = getWindowShape(op);
+  Operation *input = op->getOperand(0).getDefiningOp();
+  if (!window ||
+      (!hasPadding(window->pad) && !(input && isPadFusedIntoWindow(input))))
+    return 0;
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  DataLayout layout = DataLayout::closest(op);
+  return window->height * window->width * inputType.getShape().back() *
+         getElementBytes(inputType, layout);
+}
+
+namespace {
+/// One moment of an op's lowering: what is live besides the other buffers.
+struct SubStep {
+  /// The op's input 0 is still read at or after this moment.
+  bool readsInput;
+  /// Scratch bytes live at this moment.
+  int64_t scratch;
+  /// The output is allocated by this moment.
+  bool hasOutput;
+};
+} // namespace
+
+/// Folds the moments of an op's lowering into the two numbers of the step
+/// model: the step holds `input + output + workspace` when the input stays
+/// live, and `saving` less when it dies at the op.
+static OpWorkspace foldSubSteps(ArrayRef<SubStep> steps, int64_t inputBytes,
+                                int64_t outputBytes) {
+  int64_t keep = 0, dies = 0;
+  for (const SubStep &step : steps) {
+    int64_t out = step.hasOutput ? outputBytes : 0;
+    keep = std::max(keep, inputBytes + step.scratch + out);
+    dies = std::max(dies, (step.readsInput ? inputBytes : 0) + step.scratch +
+                              out);
+  }
+  OpWorkspace result;
+  result.workspaceBytes = keep - inputBytes - outputBytes;
+  result.savingIfInputDies = keep - dies;
+  return result;
+}
+
+OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
+                                               int64_t inputBytes,
+                                               int64_t outputBytes,
+                                               int64_t alignment) {
+  auto align = [&](int64_t bytes) {
+    return static_cast<int64_t>(llvm::alignTo(bytes, alignment));
+  };
+  std::optional<WindowShape> window = getWindowShape(op);
+  if (!window || op->getNumResults() != 1)
+    return {};
+  DataLayout layout = DataLayout::closest(op);
+  auto inputType = cast<RankedTensorType>(op->getOperand(0).getType());
+  auto outputType = cast<RankedTensorType>(op->getResult(0).getType());
+  // tensor.pad: a padded copy of the whole input, made just before the op.
+  int64_t padBytes = 0;
+  if (hasPadding(window->pad)) {
+    ArrayRef<int64_t> pad = window->pad; // top, bottom, left, right
+    int64_t height = inputType.getDimSize(1) + pad[0] + pad[1];
+    int64_t width = inputType.getDimSize(2) + pad[2] + pad[3];
+    padBytes = inputType.getDimSize(0) * height * width *
+               inputType.getDimSize(3) * getElementBytes(inputType, layout);
+    padBytes = align(padBytes);
+  }
+  bool isPool = isa<tosa::AvgPool2dOp, tosa::MaxPool2dOp>(op);
+  if (!isPool) {
+    if (!padBytes)
+      return {};
+    // Pad copy (reads the input), then the output, then the convolution.
+    return foldSubSteps({{true, padBytes, false}, {false, padBytes, true}},
+                        inputBytes, outputBytes);
+  }
+  // Poolings read a window operand of the kernel's shape, of the
+  // accumulator's element type.
+  Type accType = outputType.getElementType();
+  if (auto avg = dyn_cast<tosa::AvgPool2dOp>(op))
+    accType = avg.getAccType();
+  int64_t accElement = getElementStorageBytes(accType, layout).value_or(0);
+  int64_t windowBytes = align(window->height * window->width * accElement);
+  int64_t accBytes = 0;
+  if (accType != outputType.getElementType())
+    accBytes = align(outputType.getNumElements() * accElement);
+  if (accBytes) {
+    // int8 average: pad copy, i32 accumulator, window, then the rescale
+    // into the output.
+    return foldSubSteps({{true, padBytes, false},
+                         {!padBytes, padBytes + accBytes + windowBytes, false},
+                         {false, accBytes, true}},
+                        inputBytes, outputBytes);
+  }
+  return foldSubSteps({{true, padBytes, false},
+                       {!padBytes, padBytes + windowBytes, true}},
+                      inputBytes, outputBytes);
+}
