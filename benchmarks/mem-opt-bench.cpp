@@ -18,7 +18,7 @@
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Transforms/ArenaPlanner.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"

@@ -12,7 +12,8 @@
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "MemOpt/Transforms/MemoryTimelineSvg.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -171,7 +172,7 @@ static void printFunctionTable(raw_ostream &os, func::FuncOp func,
 static LogicalResult reportPartition(raw_ostream &os, func::FuncOp func,
                                      llvm::json::Array &functions) {
   FailureOr<PartitionPeaks> peaks =
-      evaluatePartitionPeaks(func, /*timeLimitMs=*/10000);
+      evaluatePartitionPeaks(func, schedule::kDefaultTimeLimitMs);
   if (failed(peaks))
     return failure();
   if (!functions.empty()) {

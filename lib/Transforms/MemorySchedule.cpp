@@ -4,15 +4,18 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// Reorders the ops of a function to the order chosen by the memory scheduler
-// and records the certificate (peak, lower bound, optimality, time).
+// A thin adapter around the IR-free scheduling library (MemOpt/Schedule):
+// builds the function's scheduling problem, checks it, solves it, verifies
+// the order, applies it to the IR and records the certificate (peak, lower
+// bound, optimality, time).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/SetVector.h"
@@ -115,19 +118,34 @@ void MemorySchedulePass::runOnOperation() {
     return signalPassFailure();
   const DataflowGraph &graph = analysis.getGraph();
 
+  schedule::Problem problem =
+      buildScheduleProblem(graph, ScheduleProblemOptions{/*withNames=*/true});
+  std::string whyNot;
+  if (failed(problem.check(&whyNot))) {
+    emitError(func.getLoc(), "memory-schedule: ill-formed scheduling problem: ")
+        << whyNot;
+    return signalPassFailure();
+  }
+
   auto start = std::chrono::steady_clock::now();
-  ScheduleResult result =
-      scheduleForMemory(graph, *kind, SchedulerLimits{timeLimitMs, maxStates});
+  schedule::Result result = schedule::scheduleForMemory(
+      problem, *kind, schedule::Limits{timeLimitMs, maxStates});
   // A heuristic never makes things worse than the input.
   if (*kind == ScheduleAlgorithm::Greedy &&
       result.peakBytes > result.inputPeakBytes) {
-    result.order = graph.getProgramOrder();
+    result.order = problem.getInputOrder();
     result.peakBytes = result.inputPeakBytes;
     result.optimal = result.peakBytes == result.lowerBound;
   }
   int64_t elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
+  if (failed(problem.verify(result.order, &whyNot))) {
+    emitError(func.getLoc(), "memory-schedule: the scheduler returned an "
+                             "invalid order for @")
+        << func.getSymName() << ": " << whyNot;
+    return signalPassFailure();
+  }
 
   peakBefore += result.inputPeakBytes;
   peakAfter += result.peakBytes;
@@ -150,7 +168,12 @@ void MemorySchedulePass::runOnOperation() {
         << "memory-schedule: search of @" << func.getSymName()
         << " stopped at its limit; best order peaks at " << result.peakBytes
         << " bytes, proven lower bound " << result.lowerBound << " bytes (gap "
-        << gap << " bytes)";
+        << gap << " bytes); "
+        << (result.stoppedBy == schedule::StopReason::States
+                ? "stopped by the state budget (max-states)"
+                : "stopped by the clock, a safety stop that depends on the "
+                  "machine (time-limit-ms); use max-states for a "
+                  "reproducible result");
   }
 
   if (budgetBytes > 0 && result.peakBytes > budgetBytes) {
@@ -187,6 +210,10 @@ void MemorySchedulePass::runOnOperation() {
   func->setAttr(kOptimalAttrName, builder.getBoolAttr(result.optimal));
   if (recordTime)
     func->setAttr(kScheduleTimeAttrName, builder.getI64IntegerAttr(elapsedMs));
+  if (result.stoppedBy != schedule::StopReason::None)
+    func->setAttr(
+        kScheduleStoppedByAttrName,
+        builder.getStringAttr(schedule::stringifyStopReason(result.stoppedBy)));
   if (!reordered)
     markAllAnalysesPreserved();
 }

@@ -16,7 +16,7 @@
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/DataflowGraph.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -202,7 +202,7 @@ mlir::memopt::evaluatePartitionPeaks(func::FuncOp func, uint64_t timeLimitMs) {
     return failure();
   peaks.inputPeak = evaluateSchedulePeak(*graph, graph->getProgramOrder());
   ScheduleResult scheduled = scheduleForMemory(
-      *graph, ScheduleAlgorithm::Exact, SchedulerLimits{timeLimitMs, 4000000});
+      *graph, ScheduleAlgorithm::Exact, SchedulerLimits{timeLimitMs, schedule::kDefaultMaxStates});
   peaks.scheduledPeak = scheduled.peakBytes;
 
   func::FuncOp copy = func.clone();

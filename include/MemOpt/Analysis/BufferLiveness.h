@@ -1,19 +1,19 @@
-//===- BufferLiveness.h - Activation liveness of a schedule ------*- C++
-//-*-===//
+//===- BufferLiveness.h - Activation liveness of a schedule -----*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// Evaluates the canonical memory model on a DataflowGraph for a given order of
-// its nodes: the live interval of every buffer, the bytes live at every step,
-// and the peak. Evaluation works on the graph alone, so schedulers can score
-// candidate orders without touching IR.
+// Evaluates the memory model on a DataflowGraph for a given order of its
+// nodes: the live interval of every buffer, the bytes live at every step, and
+// the peak. It replays the scheduler's step model (MemOpt/Schedule/
+// StepModel.h) on the graph's scheduling problem, so the profile it shows is
+// the one the scheduler optimizes.
 //
 // The canonical model: a buffer occupies its bytes from the step its producer
 // runs (graph inputs: from step 0) until the step of its last user (graph
 // outputs: until the last step). The working set of a step holds the inputs
-// and outputs of the node run there.
+// and outputs of the node run there, its workspace, less an in-place saving.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,15 +21,13 @@
 #define MEMOPT_ANALYSIS_BUFFERLIVENESS_H
 
 #include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/Schedule/StepModel.h"
 
 namespace mlir {
 namespace memopt {
 
 /// The inclusive range of steps during which a buffer occupies memory.
-struct LiveInterval {
-  unsigned first = 0;
-  unsigned last = 0;
-};
+using LiveInterval = schedule::LiveInterval;
 
 /// The memory profile of one order of a DataflowGraph.
 struct ScheduleLiveness {

@@ -17,7 +17,8 @@
 #define MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
 
 #include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Transforms/MemoryScheduler.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"

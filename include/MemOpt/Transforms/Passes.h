@@ -12,6 +12,7 @@
 #define MEMOPT_TRANSFORMS_PASSES_H
 
 #include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Schedule/Defaults.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Pass/Pass.h"

@@ -105,7 +105,7 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
            "With format=svg, overlay the order of another algorithm: "
            "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
     Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
-           /*default=*/"10000",
+           /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
            "Time limit of the exact search for compare=exact">,
   ]);
 }
@@ -152,10 +152,12 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
   let options = !listconcat(CostModelOptions, [
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"exact\"",
            "Ordering algorithm: exact, input, kahn, rpo or greedy">,
-    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"10000",
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t",
+           /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
            "Time limit of the exact search per function, in milliseconds "
            "(0: none)">,
-    Option<"maxStates", "max-states", "uint64_t", /*default=*/"4000000",
+    Option<"maxStates", "max-states", "uint64_t",
+           /*default=*/"::mlir::memopt::schedule::kDefaultMaxStates",
            "Most search states the exact search keeps per function "
            "(0: no limit)">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",

@@ -1,0 +1,33 @@
+//===- Defaults.h - Default limits of the memory scheduler ------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one place that states the default limits of the exact search. The
+// state budget decides where a search stops, so results are the same on every
+// machine; the wall clock is only a safety stop. Passes.td, the pipelines and
+// the tools take their defaults from here.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_SCHEDULE_DEFAULTS_H
+#define MEMOPT_SCHEDULE_DEFAULTS_H
+
+#include <cstdint>
+
+namespace mlir {
+namespace memopt {
+namespace schedule {
+
+/// Default wall-clock safety stop of one function's exact search, in
+/// milliseconds (10 s).
+constexpr uint64_t kDefaultTimeLimitMs = 10000;
+/// Default budget of distinct search states of one function's exact search.
+constexpr uint64_t kDefaultMaxStates = 4000000;
+
+} // namespace schedule
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_SCHEDULE_DEFAULTS_H

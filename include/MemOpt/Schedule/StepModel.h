@@ -1,0 +1,139 @@
+//===- StepModel.h - The step rule of the memory model ----------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The one definition of how many bytes are live when a node runs. The exact
+// search scores its moves with StepModel::step, and evaluate() replays an
+// order with the same function, so the peak the scheduler proves and the
+// liveness profile the reports show cannot disagree.
+//
+// The rule (docs/MemoryModel.md): before the first step, the graph inputs
+// that some node reads, the kept inputs and the pinned buffers are live. The
+// step that runs node v holds the bytes live before it, v's outputs and
+// workspace, and (on the first step only) the inputs nobody reads; if v's
+// in-place input dies at v, the step holds v's in-place saving less.
+// After the step, the inputs whose last reader is v are freed (unless kept:
+// returned, read by a later segment or pinned), and v's outputs that are read
+// or kept stay live. Pinned buffers count at every step and never die.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_SCHEDULE_STEPMODEL_H
+#define MEMOPT_SCHEDULE_STEPMODEL_H
+
+#include "MemOpt/Schedule/Problem.h"
+
+namespace mlir {
+namespace memopt {
+namespace schedule {
+
+/// The inclusive range of steps during which a buffer occupies memory.
+struct LiveInterval {
+  unsigned first = 0;
+  unsigned last = 0;
+};
+
+/// The memory profile of one order of a Problem.
+struct Evaluation {
+  /// Live interval of each buffer, indexed by BufferId.
+  llvm::SmallVector<LiveInterval> intervals;
+  /// Bytes live at each step, indexed by step.
+  llvm::SmallVector<int64_t> liveBytes;
+  /// The largest entry of liveBytes (0 for an empty order).
+  int64_t peakBytes = 0;
+  /// The first step at which the peak is reached.
+  unsigned peakStep = 0;
+};
+
+/// Replays \p order, which must pass problem.verify(), with StepModel::step.
+Evaluation evaluate(const Problem &problem, llvm::ArrayRef<NodeId> order);
+/// Returns the peak of \p order (as evaluate(), without the profile).
+int64_t evaluatePeak(const Problem &problem, llvm::ArrayRef<NodeId> order);
+
+/// The step rule applied to the nodes of one segment of a Problem: a run of
+/// nodes that every order schedules after the nodes of earlier segments and
+/// before those of later ones (the whole problem is one segment). Buffers
+/// made by earlier segments are inputs of the segment; buffers read by later
+/// segments are kept. Local node ids index `nodes`; local buffer ids index
+/// `buffers`.
+class StepModel {
+public:
+  /// A buffer the segment makes or reads.
+  struct LocalBuffer {
+    int64_t bytes;
+    /// Local producer, or -1 for buffers made before the segment.
+    int producer;
+    /// Never dies within the segment (returned, or read later).
+    bool kept;
+  };
+  /// What a node adds and may free at its step.
+  struct LocalNode {
+    /// Local input buffers (pinned buffers left out), ascending.
+    llvm::SmallVector<unsigned, 4> inputs;
+    /// Bytes added at its step (outputs and workspace), of its outputs, and
+    /// of the outputs that stay live after it.
+    int64_t stepBytes = 0, outputBytes = 0, keptBytes = 0;
+    /// Local in-place input and its saving, or -1 and 0.
+    int inPlaceInput = -1;
+    int64_t inPlaceSaving = 0;
+  };
+
+  /// The model of the whole of \p problem.
+  explicit StepModel(const Problem &problem);
+  /// The model of segment \p segment of \p problem, whose nodes are
+  /// \p nodes (ascending ids), where \p segmentOf gives every node's segment.
+  StepModel(const Problem &problem, llvm::ArrayRef<NodeId> nodes,
+            llvm::ArrayRef<unsigned> segmentOf, unsigned segment);
+
+  /// THE step rule: computes \p atStep, the bytes live at the step that
+  /// runs local node \p node when \p mem bytes are live before it, and
+  /// \p afterStep, the bytes live after it. \p isFirst says whether this is the
+  /// first step of the segment. \p isLastReader(b) must say whether \p node is
+  /// the last node of the segment to read local buffer b (no other reader of b
+  /// is still to run).
+  template <typename IsLastReader>
+  void step(unsigned node, bool isFirst, int64_t mem,
+            IsLastReader &&isLastReader, int64_t &atStep,
+            int64_t &afterStep) const {
+    const LocalNode &info = localNodes[node];
+    atStep = mem + info.stepBytes + (isFirst ? unusedInputBytes : 0);
+    afterStep = mem + info.keptBytes;
+    for (unsigned input : info.inputs) {
+      if (buffers[input].kept || !isLastReader(input))
+        continue;
+      afterStep -= buffers[input].bytes;
+      if (static_cast<int>(input) == info.inPlaceInput)
+        atStep -= info.inPlaceSaving;
+    }
+  }
+
+  /// The global ids of the nodes; local id i is `nodes[i]`.
+  llvm::SmallVector<NodeId> nodes;
+  /// The local id of every node of the problem, or -1 outside the segment.
+  llvm::SmallVector<int> localOf;
+  /// The local id of every buffer of the problem, or -1 if the segment
+  /// neither makes nor reads it (or it is pinned).
+  llvm::SmallVector<int> localBufferOf;
+  unsigned numNodes = 0;
+  llvm::SmallVector<LocalBuffer> buffers;
+  llvm::SmallVector<LocalNode> localNodes;
+  /// Live bytes before the first step: inputs still to be read or kept, and
+  /// pinned bytes.
+  int64_t initialMem = 0;
+  /// Inputs nobody reads: live at the first step only.
+  int64_t unusedInputBytes = 0;
+  /// Bytes live through the whole segment untouched: pinned buffers, and
+  /// buffers made before the segment that only later segments read or that
+  /// are returned.
+  int64_t pinnedBytes = 0;
+  /// True if some node may overwrite an input in place.
+  bool hasInPlace = false;
+};
+
+} // namespace schedule
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_SCHEDULE_STEPMODEL_H

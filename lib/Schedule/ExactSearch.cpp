@@ -1,0 +1,471 @@
+//===- ExactSearch.cpp - Best-first search of one segment -----------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The exact engine searches sets S of scheduled nodes. The bytes live after S
+// depend only on S (SERENITY's observation), so one best partial schedule per
+// set suffices. Each search is best-first on the bottleneck cost f(S) =
+// max(peak so far, admissible bound of the rest), so the first complete
+// schedule taken from the queue is optimal, and when a limit stops it the
+// smallest f left is a proven lower bound. Upper bounds from heuristics
+// prune; a dominance rule runs memory-neutral nodes at once; provably safe
+// chains are never split; greedy completions keep it anytime. The state
+// budget stops the search deterministically; the clock is a safety stop.
+// docs/Scheduling.md explains each piece and why it keeps optimality.
+//
+//===----------------------------------------------------------------------===//
+
+#include "SearchProblem.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/bit.h"
+#include "llvm/Support/xxhash.h"
+
+#include <algorithm>
+#include <chrono>
+#include <limits>
+#include <queue>
+
+using namespace llvm;
+using namespace mlir::memopt::schedule;
+
+namespace {
+
+/// Best-first search over sets of scheduled nodes of one SearchProblem.
+class ExactSearch {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  ExactSearch(const SearchProblem &problem, Clock::time_point deadline,
+              uint64_t maxStates)
+      : problem(problem), deadline(deadline), maxStates(maxStates),
+        numWords(problem.numWords) {}
+
+  /// Searches for an order better than \p incumbent (local ids, peak
+  /// \p incumbentPeak), updating both when it finds one. Stops early once
+  /// the incumbent is at most \p target, a bound known to hold elsewhere.
+  SearchOutcome run(SmallVectorImpl<unsigned> &incumbent,
+                    int64_t &incumbentPeak, int64_t target);
+
+private:
+  /// One stored search state.
+  struct State {
+    /// Peak so far and live bytes after the set.
+    int64_t peak, mem;
+    /// The state this one was reached from (itself for the root).
+    uint32_t parent;
+    /// Nodes run from the parent to here, in pathNodes.
+    uint32_t pathBegin, pathLength;
+    /// Number of scheduled nodes.
+    uint32_t size;
+    /// Hash of the set.
+    uint64_t hash;
+  };
+  /// A queue entry; ordered by f, then by insertion for determinism.
+  struct Entry {
+    int64_t f, peak;
+    uint64_t sequence;
+    uint32_t state;
+    /// True once f includes SearchProblem::dynamicBound.
+    bool refined;
+    bool operator>(const Entry &other) const {
+      return std::tie(f, sequence) > std::tie(other.f, other.sequence);
+    }
+  };
+
+  /// Returns the words of state \p index.
+  Word *bits(uint32_t index) { return &stateBits[size_t(index) * numWords]; }
+  /// Returns the state index holding \p set, or kEmpty.
+  uint32_t lookup(const Word *set, uint64_t hash) const;
+  /// Inserts state \p index into the table.
+  void insert(uint32_t index);
+  /// Grows the table when it is more than half full.
+  void maybeGrow();
+  /// Runs dominated ready nodes after \p set: those whose step stays within
+  /// \p allowance, a lower bound on the peak of every completion of \p set
+  /// worth finding, and that free at least as many bytes as they allocate.
+  /// Running such a node first only lowers the steps it jumps over, so it
+  /// loses nothing. The same holds for a block: a node with its unscheduled
+  /// predecessors, all ready. \p candidates is the set of ready nodes
+  /// (updated);
+  /// applied nodes are appended to \p path, and \p peak and \p mem follow
+  /// them.
+  void applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
+                      int64_t &peak, int64_t &mem, Word *candidates,
+                      SmallVectorImpl<unsigned> &path) const;
+  /// Returns the order that reaches state \p index.
+  SmallVector<unsigned> reconstruct(uint32_t index) const;
+  /// Completes state \p index greedily (smallest step, then smallest live
+  /// bytes after it) and takes the result as the incumbent if it is better.
+  void tryGreedyCompletion(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
+                           int64_t &incumbentPeak) const;
+
+  static constexpr uint32_t kEmpty = ~0u;
+
+  const SearchProblem &problem;
+  Clock::time_point deadline;
+  uint64_t maxStates;
+  unsigned numWords;
+  std::vector<State> states;
+  std::vector<Word> stateBits;
+  std::vector<unsigned> pathNodes;
+  std::vector<uint32_t> table;
+};
+
+} // namespace
+
+/// Returns the hash of a set of \p numWords words.
+static uint64_t hashBits(const Word *set, unsigned numWords) {
+  return llvm::xxh3_64bits(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(set), numWords * sizeof(Word)));
+}
+
+uint32_t ExactSearch::lookup(const Word *set, uint64_t hash) const {
+  size_t mask = table.size() - 1;
+  for (size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    uint32_t index = table[slot];
+    if (index == kEmpty)
+      return kEmpty;
+    if (states[index].hash == hash &&
+        std::equal(set, set + numWords, &stateBits[size_t(index) * numWords]))
+      return index;
+  }
+}
+
+void ExactSearch::insert(uint32_t index) {
+  size_t mask = table.size() - 1;
+  size_t slot = states[index].hash & mask;
+  while (table[slot] != kEmpty)
+    slot = (slot + 1) & mask;
+  table[slot] = index;
+}
+
+void ExactSearch::maybeGrow() {
+  if (states.size() * 2 < table.size())
+    return;
+  table.assign(table.size() * 2, kEmpty);
+  for (uint32_t index = 0; index < states.size(); ++index)
+    insert(index);
+}
+
+/// Marks the nodes of \p ran as run in \p candidates (the ready nodes of
+/// \p problem after \p set) and adds the successors they made ready.
+static void updateReady(const SearchProblem &problem, const Word *set,
+                        ArrayRef<unsigned> ran, Word *candidates) {
+  for (unsigned node : ran) {
+    candidates[node / 64] &= ~(Word(1) << (node % 64));
+    for (unsigned succ : problem.succs[node])
+      if (!testBit(set, succ) && problem.isReady(set, succ))
+        setBit(candidates, succ);
+  }
+}
+
+void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
+                                 int64_t &peak, int64_t &mem, Word *candidates,
+                                 SmallVectorImpl<unsigned> &path) const {
+  SmallVector<Word, 4> scratch(numWords);
+  // Keeps the nodes run on `scratch` since `pathSize` if they are free: no
+  // step above the allowance and no more live bytes than before.
+  auto commit = [&](int64_t step, int64_t after, uint32_t scratchSize,
+                    size_t pathSize) {
+    if (step > allowance || after > mem) {
+      path.resize(pathSize);
+      return false;
+    }
+    std::copy(scratch.begin(), scratch.end(), set);
+    size = scratchSize;
+    peak = std::max(peak, step);
+    mem = after;
+    updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathSize),
+                candidates);
+    return true;
+  };
+
+  SmallVector<unsigned, 8> block;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (unsigned w = 0; w < numWords; ++w)
+      for (Word bits = candidates[w]; bits; bits &= bits - 1) {
+        unsigned node = w * 64 + llvm::countr_zero(bits);
+        if (!problem.mayFree[node])
+          continue;
+        std::copy(set, set + numWords, scratch.begin());
+        uint32_t scratchSize = size;
+        int64_t after = mem;
+        size_t pathSize = path.size();
+        int64_t step = problem.runChain(scratch.data(), scratchSize, node,
+                                        after, path, /*followChains=*/true);
+        changed |= commit(step, after, scratchSize, pathSize);
+      }
+    if (changed)
+      continue;
+    // Blocks: the unscheduled predecessors of a node z, all ready, then z.
+    // A block that frees at least as much as it allocates is free too:
+    // moved to the front, every step it jumps over gains at most the bytes
+    // the block leaves live and loses the bytes it frees. (An accumulator
+    // fused into its rescale is such a block: neither half is free alone.)
+    for (unsigned w = 0; w < numWords && !changed; ++w) {
+      for (Word bits = candidates[w]; bits && !changed; bits &= bits - 1) {
+        unsigned first = w * 64 + llvm::countr_zero(bits);
+        for (unsigned target : problem.succs[first]) {
+          if (testBit(set, target))
+            continue;
+          // Its unscheduled predecessors must all be ready; `first` must be
+          // the lowest of them so that each block is tried once.
+          block.clear();
+          bool valid = true;
+          for (unsigned pred : problem.getPreds(target))
+            if (!testBit(set, pred)) {
+              valid &= testBit(candidates, pred) && pred >= first;
+              block.push_back(pred);
+            }
+          if (!valid || block.empty())
+            continue;
+          std::copy(set, set + numWords, scratch.begin());
+          uint32_t scratchSize = size;
+          int64_t after = mem, step = 0;
+          size_t pathSize = path.size();
+          for (unsigned pred : block)
+            step = std::max(step, problem.runChain(scratch.data(), scratchSize,
+                                                   pred, after, path,
+                                                   /*followChains=*/false));
+          step = std::max(step, problem.runChain(scratch.data(), scratchSize,
+                                                 target, after, path,
+                                                 /*followChains=*/true));
+          if (commit(step, after, scratchSize, pathSize)) {
+            changed = true;
+            break;
+          }
+        }
+      }
+    }
+  }
+}
+
+SmallVector<unsigned> ExactSearch::reconstruct(uint32_t index) const {
+  SmallVector<unsigned> order;
+  while (true) {
+    const State &state = states[index];
+    for (uint32_t i = state.pathLength; i-- > 0;)
+      order.push_back(pathNodes[state.pathBegin + i]);
+    if (state.parent == index)
+      break;
+    index = state.parent;
+  }
+  std::reverse(order.begin(), order.end());
+  return order;
+}
+
+void ExactSearch::tryGreedyCompletion(uint32_t index,
+                                      SmallVectorImpl<unsigned> &incumbent,
+                                      int64_t &incumbentPeak) const {
+  const State &state = states[index];
+  const Word *bits = &stateBits[size_t(index) * numWords];
+  SmallVector<Word, 4> set(bits, bits + numWords);
+  SmallVector<unsigned> path;
+  int64_t peak =
+      problem.completeGreedily(set.data(), state.size, state.mem, state.peak,
+                               path, /*followChains=*/true, incumbentPeak);
+  if (peak >= incumbentPeak)
+    return;
+  SmallVector<unsigned> order = reconstruct(index);
+  order.append(path.begin(), path.end());
+  incumbent.assign(order.begin(), order.end());
+  incumbentPeak = peak;
+}
+
+SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
+                               int64_t &incumbentPeak, int64_t target) {
+  SearchOutcome outcome;
+  unsigned n = problem.numNodes;
+  table.assign(1024, kEmpty);
+
+  // Ready nodes of a set.
+  auto readyNodes = [&](const Word *set, SmallVectorImpl<unsigned> &ready) {
+    ready.clear();
+    for (unsigned node = 0; node < n; ++node)
+      if (!testBit(set, node) && problem.isReady(set, node))
+        ready.push_back(node);
+  };
+
+  // The root, after the nodes that are free from the start.
+  SmallVector<Word> set(numWords, 0);
+  SmallVector<unsigned> path, ready;
+  SmallVector<Word> candidates(numWords);
+  uint32_t size = 0;
+  int64_t mem = problem.initialMem;
+  int64_t rootPeak = 0;
+  readyNodes(set.data(), ready);
+  for (unsigned node : ready)
+    setBit(candidates.data(), node);
+  applyFreeNodes(set.data(), size,
+                 std::max(problem.remainingBound(set.data()), target), rootPeak,
+                 mem, candidates.data(), path);
+  states.push_back({rootPeak, mem, 0, 0, (uint32_t)path.size(), size,
+                    hashBits(set.data(), numWords)});
+  stateBits.insert(stateBits.end(), set.begin(), set.end());
+  pathNodes.insert(pathNodes.end(), path.begin(), path.end());
+  insert(0);
+  if (size == n) {
+    // Every node was free: the order reaches the static bound or the target.
+    if (rootPeak < incumbentPeak) {
+      incumbent.assign(path.begin(), path.end());
+      incumbentPeak = rootPeak;
+    }
+    outcome.lowerBound = problem.globalBound;
+    return outcome;
+  }
+
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  uint64_t sequence = 0;
+  queue.push({rootPeak, rootPeak, sequence++, 0, false});
+  SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
+  SmallVector<Word> piles;
+  SmallVector<unsigned> moveTargets;
+  while (!queue.empty() && incumbentPeak > target) {
+    Entry entry = queue.top();
+    if (entry.f >= incumbentPeak)
+      break; // Nothing left can beat the incumbent.
+    queue.pop();
+    State state = states[entry.state];
+    if (entry.peak != state.peak)
+      continue; // Superseded by a better path to the same set.
+    // Anytime: now and then, complete the best state greedily to improve the
+    // incumbent while the proof goes on.
+    if ((outcome.statesExplored & 1023) == 0) {
+      tryGreedyCompletion(entry.state, incumbent, incumbentPeak);
+      if (incumbentPeak <= target || entry.f >= incumbentPeak)
+        break;
+    }
+    // The state budget decides; the clock, read every 16 states, is only a
+    // safety stop.
+    bool outOfStates = maxStates && states.size() >= maxStates;
+    bool outOfTime =
+        (++outcome.statesExplored & 15) == 0 && Clock::now() >= deadline;
+    if (outOfStates || outOfTime) {
+      // f is admissible and no entry has a smaller f: no order beats it.
+      outcome.stoppedBy = outOfStates ? StopReason::States : StopReason::Clock;
+      outcome.lowerBound = std::max(problem.globalBound, entry.f);
+      return outcome;
+    }
+
+    readyNodes(bits(entry.state), ready);
+    std::fill(readyMask.begin(), readyMask.end(), 0);
+    for (unsigned node : ready)
+      setBit(readyMask.data(), node);
+    if (!entry.refined) {
+      // Tighten f lazily, once per state that reaches the top: the next step
+      // holds the live bytes and the cheapest ready node's step.
+      int64_t nextStep = std::numeric_limits<int64_t>::max();
+      for (unsigned node : ready) {
+        int64_t step, after;
+        problem.transition(bits(entry.state), state.size == 0, state.mem, node,
+                           step, after);
+        nextStep = std::min(nextStep, step);
+      }
+      int64_t refined = std::max(
+          {entry.f, nextStep, problem.dynamicBound(bits(entry.state))});
+      if (refined > entry.f) {
+        queue.push({refined, entry.peak, sequence++, entry.state, true});
+        continue;
+      }
+    }
+    // A copy: adding states may move stateBits.
+    parent.assign(bits(entry.state), bits(entry.state) + numWords);
+    const Word *parentBits = parent.data();
+    problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
+                     moveTargets);
+    for (auto [move, node] : llvm::enumerate(moveTargets)) {
+      std::copy(parentBits, parentBits + numWords, child.begin());
+      uint32_t childSize = state.size;
+      int64_t after = state.mem;
+      path.clear();
+      int64_t peak = state.peak;
+      // The pile, in id order (a topological order), then the target with
+      // its forced chain.
+      const Word *pile = &piles[move * numWords];
+      bool valid = true;
+      for (unsigned w = 0; w < numWords && valid; ++w)
+        for (Word rest = pile[w]; rest; rest &= rest - 1) {
+          unsigned pred = w * 64 + llvm::countr_zero(rest);
+          if (!problem.idles(child.data(), pred)) {
+            valid = false;
+            break;
+          }
+          peak = std::max(peak, problem.runChain(child.data(), childSize, pred,
+                                                 after, path,
+                                                 /*followChains=*/false));
+        }
+      if (!valid || peak >= incumbentPeak ||
+          (problem.isIdleRuleOn(state.size == 0) &&
+           problem.idles(child.data(), node)))
+        continue;
+      peak =
+          std::max(peak, problem.runChain(child.data(), childSize, node, after,
+                                          path, /*followChains=*/true));
+      if (peak >= incumbentPeak)
+        continue;
+      std::copy(readyMask.begin(), readyMask.end(), candidates.begin());
+      updateReady(problem, child.data(), path, candidates.data());
+      // Every completion of the child completes the parent, so entry.f
+      // bounds it too.
+      int64_t allowance = std::max(
+          {peak, entry.f, problem.remainingBound(child.data()), target});
+      applyFreeNodes(child.data(), childSize, allowance, peak, after,
+                     candidates.data(), path);
+      if (peak >= incumbentPeak)
+        continue;
+
+      if (childSize == n) {
+        // A complete order better than the incumbent.
+        SmallVector<unsigned> order = reconstruct(entry.state);
+        order.append(path.begin(), path.end());
+        incumbent.assign(order.begin(), order.end());
+        incumbentPeak = peak;
+        if (incumbentPeak <= target)
+          break;
+        continue;
+      }
+      int64_t f = std::max({peak, after, problem.remainingBound(child.data())});
+      if (f >= incumbentPeak)
+        continue;
+      uint64_t hash = hashBits(child.data(), numWords);
+      uint32_t existing = lookup(child.data(), hash);
+      if (existing != kEmpty && states[existing].peak <= peak)
+        continue;
+      uint32_t pathBegin = pathNodes.size();
+      pathNodes.insert(pathNodes.end(), path.begin(), path.end());
+      State childState{
+          peak,      after, entry.state, pathBegin, (uint32_t)path.size(),
+          childSize, hash};
+      uint32_t index = existing;
+      if (existing == kEmpty) {
+        index = states.size();
+        states.push_back(childState);
+        stateBits.insert(stateBits.end(), child.begin(), child.end());
+        insert(index);
+        maybeGrow();
+      } else {
+        states[existing] = childState;
+      }
+      queue.push({f, peak, sequence++, index, false});
+    }
+  }
+  // Either the incumbent reached the target (and only the static bound is
+  // known), or nothing left in the queue can beat it, so it is optimal.
+  outcome.lowerBound =
+      incumbentPeak <= target ? problem.globalBound : incumbentPeak;
+  return outcome;
+}
+
+SearchOutcome mlir::memopt::schedule::searchExact(
+    const SearchProblem &problem,
+    std::chrono::steady_clock::time_point deadline, uint64_t maxStates,
+    SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
+    int64_t target) {
+  ExactSearch search(problem, deadline, maxStates);
+  return search.run(incumbent, incumbentPeak, target);
+}

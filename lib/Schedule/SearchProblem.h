@@ -1,0 +1,293 @@
+//===- SearchProblem.h - Bitset form of a segment ---------------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Internal to lib/Schedule. A SearchProblem is the StepModel of one segment
+// plus what the search needs to go fast: node sets as 64-bit words, static
+// bounds, forced chains and the moves of the idle-node rule. Its transition
+// is StepModel::step with a bitset test for "last reader"; there is no other
+// copy of the step rule. Also declares the algorithms each file defines.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_LIB_SCHEDULE_SEARCHPROBLEM_H
+#define MEMOPT_LIB_SCHEDULE_SEARCHPROBLEM_H
+
+#include "MemOpt/Schedule/Scheduler.h"
+#include "MemOpt/Schedule/StepModel.h"
+
+#include <algorithm>
+#include <chrono>
+#include <vector>
+
+namespace mlir {
+namespace memopt {
+namespace schedule {
+
+/// A set of nodes as a fixed number of 64-bit words.
+using Word = uint64_t;
+
+/// Returns true if bit \p i of \p bits is set.
+inline bool testBit(const Word *bits, unsigned i) {
+  return (bits[i / 64] >> (i % 64)) & 1;
+}
+/// Sets bit \p i of \p bits.
+inline void setBit(Word *bits, unsigned i) {
+  bits[i / 64] |= Word(1) << (i % 64);
+}
+
+/// A contiguous part of the schedule: every order runs the nodes of segment
+/// k before those of segment k + 1. Buffers made by earlier segments are
+/// inputs of later ones; buffers read later are outputs.
+class SearchProblem : public StepModel {
+public:
+  /// Builds the problem of the nodes \p nodes (ascending ids) of \p problem,
+  /// where \p segmentOf gives the segment of every node and \p segment is the
+  /// one of \p nodes.
+  SearchProblem(const Problem &problem, llvm::ArrayRef<NodeId> nodes,
+                llvm::ArrayRef<unsigned> segmentOf, unsigned segment);
+  /// Builds the problem of the whole of \p problem.
+  explicit SearchProblem(const Problem &problem);
+
+  /// Returns true if every predecessor of \p node is in \p set.
+  bool isReady(const Word *set, unsigned node) const {
+    const Word *predBits = &predMask[node * numWords];
+    for (unsigned w = 0; w < numWords; ++w)
+      if (predBits[w] & ~set[w])
+        return false;
+    return true;
+  }
+
+  /// Computes the bytes live at the step that runs \p node after \p set
+  /// (whose live bytes are \p mem), and the live bytes after it: the step
+  /// rule of StepModel, with "last reader" read off the bitsets.
+  void transition(const Word *set, bool setIsEmpty, int64_t mem, unsigned node,
+                  int64_t &atStep, int64_t &after) const {
+    StepModel::step(
+        node, setIsEmpty, mem,
+        [&](unsigned buffer) { return isLastReader(set, node, buffer); },
+        atStep, after);
+  }
+
+  /// Returns the peak of a complete \p order of local node ids.
+  int64_t evaluate(llvm::ArrayRef<unsigned> order) const;
+
+  /// Runs \p node after \p set (updating it, \p size and \p mem), then, if
+  /// \p followChains, the chain of nodes forced after it. Appends the nodes
+  /// to \p path and returns the largest step.
+  int64_t runChain(Word *set, uint32_t &size, unsigned node, int64_t &mem,
+                   llvm::SmallVectorImpl<unsigned> &path,
+                   bool followChains) const {
+    int64_t peak = 0;
+    for (int next = node; next >= 0;
+         next = followChains ? forcedNext[next] : -1) {
+      int64_t atStep, after;
+      transition(set, size == 0, mem, next, atStep, after);
+      peak = std::max(peak, atStep);
+      setBit(set, next);
+      ++size;
+      mem = after;
+      path.push_back(next);
+    }
+    return peak;
+  }
+
+  /// Completes \p set memory-greedily: the ready node with the smallest step,
+  /// then the smallest live bytes after it, then the smallest id. Appends
+  /// the nodes to \p path and returns the peak, which starts at \p peak.
+  /// Stops early once the peak reaches \p stopAt.
+  int64_t completeGreedily(Word *set, uint32_t size, int64_t mem, int64_t peak,
+                           llvm::SmallVectorImpl<unsigned> &path,
+                           bool followChains, int64_t stopAt) const;
+
+  /// Returns the static lower bound of the steps of nodes not in \p set.
+  int64_t remainingBound(const Word *set) const {
+    for (unsigned node : nodesByBound)
+      if (!testBit(set, node))
+        return stepBound[node];
+    return 0;
+  }
+
+  /// Returns a lower bound on the peak of every completion of \p set: for
+  /// each node v still to run, the buffers already made (by \p set, or
+  /// before the problem) or made by v's ancestors that v or its descendants
+  /// read, or that are kept, are all live at v's step.
+  int64_t dynamicBound(const Word *set) const;
+
+  /// Returns true if every node outside \p node's ancestors and descendants
+  /// is \p node itself: every order runs \p node at the same step.
+  bool isCut(unsigned node) const;
+
+  /// Returns the local predecessors of \p node, ascending.
+  llvm::ArrayRef<unsigned> getPreds(unsigned node) const { return preds[node]; }
+
+  /// Returns true if \p node idles when it runs after \p set: it frees no
+  /// input, has no workspace, every output outlives its step, and some node
+  /// of the problem reads its outputs. See getMoves for the rule this enables.
+  bool idles(const Word *set, unsigned node) const {
+    if (!testBit(canIdle.data(), node))
+      return false;
+    for (unsigned input : localNodes[node].inputs)
+      if (dies(set, node, input))
+        return false;
+    return true;
+  }
+
+  /// Returns true if the idle rule holds after a set that is empty iff
+  /// \p setIsEmpty: no node overwrites an input in place, and the first
+  /// step holds no unused inputs.
+  bool isIdleRuleOn(bool setIsEmpty) const {
+    return !hasInPlace && !(setIsEmpty && unusedInputBytes);
+  }
+
+  /// Computes the moves of the search after \p set (whose ready nodes are
+  /// \p ready): each is a pile of nodes (a node set, numWords words appended
+  /// to \p piles) that must all idle when run in id order, then a target
+  /// node (appended to \p targets) that must not idle.
+  ///
+  /// Idle nodes are best run late. Take an optimal completion and move each
+  /// idle node x, from the last to the first, to just before its target: the
+  /// first later node that reads x's outputs or that is the last other
+  /// reader of one of x's inputs (a killer, which does not idle). The steps
+  /// x jumps over lose x's outputs, x's new step holds no more than its
+  /// target's, and no other node changes status. Idle nodes with the same
+  /// target pile up before it; the outputs of a pile stay live through its
+  /// target, whose step is at least every step of the pile, so the order
+  /// within the pile does not matter. The completion now starts with a pile
+  /// and a target z that does not idle. The pile holds z's unscheduled
+  /// ancestors and, for each input z kills, the input's other readers and
+  /// their ancestors: one move per choice of killed inputs. With in-place
+  /// savings or unused inputs on the first step the argument fails, and
+  /// every ready node is a move of its own.
+  void getMoves(const Word *set, bool setIsEmpty, const Word *ready,
+                llvm::SmallVectorImpl<Word> &piles,
+                llvm::SmallVectorImpl<unsigned> &targets) const;
+
+  /// The nodes that may idle: no workspace, no output that dies at once
+  /// (unread and not kept), and outputs that some node of the problem
+  /// reads.
+  llvm::SmallVector<Word> canIdle;
+
+  unsigned numWords = 0;
+  /// Local successors and predecessors of each node.
+  llvm::SmallVector<llvm::SmallVector<unsigned, 4>> succs, preds;
+  /// Static lower bound of each node's step, and of the whole problem.
+  llvm::SmallVector<int64_t> stepBound;
+  int64_t globalBound = 0;
+  /// Nodes by decreasing stepBound.
+  llvm::SmallVector<unsigned> nodesByBound;
+  /// For node u, a node v that can always run right after u without raising
+  /// the peak (see computeChains), or -1.
+  llvm::SmallVector<int> forcedNext;
+  /// False for nodes whose chain always allocates more than it can free:
+  /// they never qualify for the dominance rule.
+  llvm::SmallVector<bool> mayFree;
+
+private:
+  /// Returns true if no reader of \p buffer other than \p node is outside
+  /// \p set: \p node is its last reader.
+  bool isLastReader(const Word *set, unsigned node, unsigned buffer) const {
+    const Word *users = &userMask[buffer * numWords];
+    for (unsigned w = 0; w < numWords; ++w) {
+      Word rest = users[w] & ~set[w];
+      if (w == node / 64)
+        rest &= ~(Word(1) << (node % 64));
+      if (rest)
+        return false;
+    }
+    return true;
+  }
+  /// Returns true if \p buffer dies when \p node runs after \p set.
+  bool dies(const Word *set, unsigned node, unsigned buffer) const {
+    return !buffers[buffer].kept && isLastReader(set, node, buffer);
+  }
+  /// Returns true if \p node is the only reader of \p buffer.
+  bool isOnlyReader(unsigned buffer, unsigned node) const {
+    const Word *users = &userMask[buffer * numWords];
+    for (unsigned w = 0; w < numWords; ++w)
+      if (users[w] != (w == node / 64 ? Word(1) << (node % 64) : 0))
+        return false;
+    return true;
+  }
+  /// Returns the bytes live at \p node's step in every order in which the
+  /// buffers of \p made exist before it: those it or a descendant reads or
+  /// that are kept, made by \p made, by an ancestor or before the problem,
+  /// plus its own step bytes.
+  int64_t liveAtStep(unsigned node, const Word *made) const;
+  /// Computes ancestors, descendants and the static bounds.
+  void computeBounds();
+  /// Finds chains u -> v along which v can always follow u at once: v's only
+  /// predecessor is u, v is the only reader of u's single output o, v adds
+  /// no more bytes than o holds, and v's step adds no more than u's step
+  /// frees. Moving v up to u then lowers every step it jumps over by
+  /// bytes(o) - bytes(v's outputs), and v's new step is at most u's.
+  void computeChains();
+
+  /// Predecessors of each node; readers of each buffer.
+  std::vector<Word> predMask, userMask;
+  /// Ancestors and descendants of each node.
+  std::vector<Word> ancestors, descendants;
+  /// Words of a buffer set.
+  unsigned numBufferWords = 0;
+  /// Per node, over buffers: those live at its step if already made (read by
+  /// it or a descendant, kept, or its own outputs), and those surely made
+  /// before its step (by an ancestor, by itself, or before the problem).
+  std::vector<Word> neededAt, madeBefore;
+  /// Per node, over buffers: its outputs.
+  std::vector<Word> outputsOf;
+  /// Buffers made before the problem.
+  llvm::SmallVector<Word> madeOutside;
+};
+
+//===----------------------------------------------------------------------===//
+// The algorithms, one file each
+//===----------------------------------------------------------------------===//
+
+/// Breadth-first topological order (Baselines.cpp).
+llvm::SmallVector<NodeId> kahnOrder(const Problem &problem);
+/// Reverse post-order of a depth-first search from the sources
+/// (Baselines.cpp).
+llvm::SmallVector<NodeId> reversePostOrder(const Problem &problem);
+/// Memory-greedy order of \p problem, as local ids (Baselines.cpp).
+llvm::SmallVector<NodeId> greedyOrder(const SearchProblem &problem);
+
+/// What one exact search established (ExactSearch.cpp).
+struct SearchOutcome {
+  /// A proven lower bound on the peak of every order of the problem, or the
+  /// target if the incumbent reached it.
+  int64_t lowerBound = 0;
+  /// The limit that stopped the search, if any.
+  StopReason stoppedBy = StopReason::None;
+  /// States expanded.
+  uint64_t statesExplored = 0;
+};
+
+/// Searches \p problem for an order better than \p incumbent (local ids,
+/// peak \p incumbentPeak), updating both when it finds one. Stops early once
+/// the incumbent is at most \p target, a bound known to hold elsewhere; stops
+/// with a proven bound when \p maxStates states are stored (0: no budget)
+/// or, as a safety stop, at \p deadline (ExactSearch.cpp).
+SearchOutcome searchExact(const SearchProblem &problem,
+                          std::chrono::steady_clock::time_point deadline,
+                          uint64_t maxStates,
+                          llvm::SmallVectorImpl<unsigned> &incumbent,
+                          int64_t &incumbentPeak, int64_t target);
+
+/// Returns the segments of \p whole: maximal runs of nodes between cut nodes
+/// (each cut node is a segment of its own), in schedule order
+/// (Segments.cpp).
+llvm::SmallVector<llvm::SmallVector<NodeId>>
+findSegments(const SearchProblem &whole);
+
+/// The exact engine: cuts \p problem into segments, searches each and joins
+/// their orders (Segments.cpp).
+Result scheduleExactly(const Problem &problem, const SearchProblem &whole,
+                       const Limits &limits);
+
+} // namespace schedule
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_LIB_SCHEDULE_SEARCHPROBLEM_H
