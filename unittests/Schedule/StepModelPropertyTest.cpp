@@ -447,6 +447,7 @@ RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
   RC_ASSERT(again.statesExplored == result.statesExplored);
   RC_ASSERT(again.stoppedBy == result.stoppedBy);
 }
+
 // Known bug, found by StepModelProperty (about once in 100,000 problems):
 // the free-block rule of the exact search (docs/Scheduling.md, item 10) is
 // not sound. Inputs x (59 B) and w (26 B); a reads x and w and makes r
