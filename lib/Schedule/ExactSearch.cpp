@@ -87,8 +87,9 @@ private:
   /// \p allowance, a lower bound on the peak of every completion of \p set
   /// worth finding, and that free at least as many bytes as they allocate.
   /// Running such a node first only lowers the steps it jumps over, so it
-  /// loses nothing. The same holds for a block: a node with its unscheduled
-  /// predecessors, all ready. \p candidates is the set of ready nodes
+  /// loses nothing. (A block of several ready nodes is not: its early frees
+  /// may no longer lower the steps its last node jumps over;
+  /// FreeBlockRuleIsSound.) \p candidates is the set of ready nodes
   /// (updated);
   /// applied nodes are appended to \p path, and \p peak and \p mem follow
   /// them.
@@ -183,7 +184,6 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
     return true;
   };
 
-  SmallVector<unsigned, 8> block;
   bool changed = true;
   while (changed) {
     changed = false;
@@ -200,48 +200,6 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
                                         after, path, /*followChains=*/true);
         changed |= commit(step, after, scratchSize, pathSize);
       }
-    if (changed)
-      continue;
-    // Blocks: the unscheduled predecessors of a node z, all ready, then z.
-    // A block that frees at least as much as it allocates is free too:
-    // moved to the front, every step it jumps over gains at most the bytes
-    // the block leaves live and loses the bytes it frees. (An accumulator
-    // fused into its rescale is such a block: neither half is free alone.)
-    for (unsigned w = 0; w < numWords && !changed; ++w) {
-      for (Word bits = candidates[w]; bits && !changed; bits &= bits - 1) {
-        unsigned first = w * 64 + llvm::countr_zero(bits);
-        for (unsigned target : problem.succs[first]) {
-          if (testBit(set, target))
-            continue;
-          // Its unscheduled predecessors must all be ready; `first` must be
-          // the lowest of them so that each block is tried once.
-          block.clear();
-          bool valid = true;
-          for (unsigned pred : problem.getPreds(target))
-            if (!testBit(set, pred)) {
-              valid &= testBit(candidates, pred) && pred >= first;
-              block.push_back(pred);
-            }
-          if (!valid || block.empty())
-            continue;
-          std::copy(set, set + numWords, scratch.begin());
-          uint32_t scratchSize = size;
-          int64_t after = mem, step = 0;
-          size_t pathSize = path.size();
-          for (unsigned pred : block)
-            step = std::max(step, problem.runChain(scratch.data(), scratchSize,
-                                                   pred, after, path,
-                                                   /*followChains=*/false));
-          step = std::max(step, problem.runChain(scratch.data(), scratchSize,
-                                                 target, after, path,
-                                                 /*followChains=*/true));
-          if (commit(step, after, scratchSize, pathSize)) {
-            changed = true;
-            break;
-          }
-        }
-      }
-    }
   }
 }
 

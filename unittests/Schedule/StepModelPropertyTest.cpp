@@ -448,9 +448,9 @@ RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
   RC_ASSERT(again.stoppedBy == result.stoppedBy);
 }
 
-// Known bug, found by StepModelProperty (about once in 100,000 problems):
-// the free-block rule of the exact search (docs/Scheduling.md, item 10) is
-// not sound. Inputs x (59 B) and w (26 B); a reads x and w and makes r
+// Found by StepModelProperty (about once in 100,000 problems): the
+// free-block rule the exact search once had (docs/Scheduling.md, item 10)
+// was not sound, and is gone. Inputs x (59 B) and w (26 B); a reads x and w and makes r
 // (36 B, returned); b reads x and w; c (after a and b) reads r; d (after b)
 // reads x and makes s (1 B, returned); e (after a, b, d) reads r and s and
 // makes u (13 B, returned); f (after a, b, c, d) reads r and s and makes v
@@ -461,7 +461,7 @@ RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
 // whose step becomes 36 + 1 + 13 + 16 + 56 = 122, and the search proves 122.
 // Moving e over f adds u to f's step, and nothing the block frees was still
 // live there.
-TEST(SchedulerTest, DISABLED_FreeBlockRuleIsSound) {
+TEST(SchedulerTest, FreeBlockRuleIsSound) {
   Problem problem;
   auto buffer = [&](int64_t bytes, std::optional<NodeId> producer,
                     llvm::SmallVector<NodeId, 4> readers, bool returned) {
