@@ -353,7 +353,40 @@ public:
 
   /// Elementwise sum of two tensors of the same shape.
   Value add(Value a, Value b, const Twine &name) {
-    return tosa::AddOp::create(builder, loc(name), a.getType(), a, b)
+    if (!isInt8())
+      return tosa::AddOp::create(builder, loc(name), a.getType(), a, b)
+          .getOutput();
+    // As imported TFLite models do: each int8 operand is rescaled to int32,
+    // the sum is taken in int32 and rescaled back to int8 (halved, so that
+    // it stays in range).
+    Type i32 = builder.getIntegerType(32), i8 = builder.getIntegerType(8);
+    Value lhs = rescale(a, i32, /*shift=*/30, name + "_lhs");
+    Value rhs = rescale(b, i32, /*shift=*/30, name + "_rhs");
+    Value sum = tosa::AddOp::create(builder, loc(name), typeOf(lhs), lhs, rhs)
+                    .getOutput();
+    return rescale(sum, i8, /*shift=*/31, name + "_rescale");
+  }
+
+  /// Rescales \p x to \p elementType by 2^30 / 2^\p shift (30: unchanged),
+  /// with zero points 0.
+  Value rescale(Value x, Type elementType, int64_t shift, const Twine &name) {
+    Type i8 = builder.getIntegerType(8), i32 = builder.getIntegerType(32);
+    auto type = RankedTensorType::get(typeOf(x).getShape(), elementType);
+    auto scalar = [&](Type element, int64_t value) {
+      auto type = RankedTensorType::get({1}, element);
+      auto values = DenseElementsAttr::get(
+          type, ArrayRef<Attribute>(builder.getIntegerAttr(element, value)));
+      return constant(values, [&](OpBuilder &b, Location l) {
+        return tosa::ConstOp::create(b, l, type, values).getOutput();
+      });
+    };
+    Type inElement = typeOf(x).getElementType();
+    return tosa::RescaleOp::create(
+               builder, loc(name), type, x, scalar(i32, int64_t(1) << 30),
+               scalar(i8, shift), scalar(inElement, 0),
+               scalar(elementType, 0), /*scale32=*/true,
+               tosa::RoundingMode::SINGLE_ROUND, /*per_channel=*/false,
+               /*input_unsigned=*/false, /*output_unsigned=*/false)
         .getOutput();
   }
 
