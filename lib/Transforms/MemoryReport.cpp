@@ -13,9 +13,9 @@
 
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
-#include "MemOpt/Transforms/ScheduleAttributes.h"
-#include "MemOpt/Transforms/MemoryTimelineSvg.h"
+#include "MemOpt/Report/MemoryTimelineSvg.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
+#include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
@@ -190,6 +190,71 @@ static LogicalResult reportPartition(raw_ostream &os, func::FuncOp func,
      << (peaks->sitesRewritten == 1 ? " site" : " sites") << " rewritten"
      << (peaks->optimal ? ", proven optimal" : ", not proven optimal") << ")\n";
   return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Timeline charts
+//===----------------------------------------------------------------------===//
+
+/// Returns the legend name of \p algorithm ("mem-opt exact", "Kahn", ...).
+static StringRef getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm) {
+  switch (algorithm) {
+  case ScheduleAlgorithm::Exact:
+    return "mem-opt exact";
+  case ScheduleAlgorithm::Input:
+    return "input order";
+  case ScheduleAlgorithm::Kahn:
+    return "Kahn";
+  case ScheduleAlgorithm::ReversePostOrder:
+    return "reverse post-order";
+  case ScheduleAlgorithm::Greedy:
+    return "greedy";
+  }
+  llvm_unreachable("unknown schedule algorithm");
+}
+
+/// Returns the series of \p liveness labelled \p label.
+static TimelineSeries makeSeries(std::string label,
+                                 const ScheduleLiveness &liveness) {
+  TimelineSeries series;
+  series.label = std::move(label);
+  series.liveBytes.assign(liveness.liveBytes.begin(), liveness.liveBytes.end());
+  series.peakBytes = liveness.peakBytes;
+  series.peakStep = liveness.peakStep;
+  return series;
+}
+
+/// Returns the chart of \p func: the timeline of its current op order
+/// (labelled "file order", or "scheduled order" when memory-schedule has
+/// recorded a certificate on it) and, if \p compare is set, the timeline of
+/// the order that algorithm computes for the same graph (the exact engine
+/// within \p limits; its legend says whether it is proven optimal).
+static TimelineChart buildMemoryTimelineChart(
+    func::FuncOp func, const BufferLiveness &analysis,
+    std::optional<ScheduleAlgorithm> compare, const SchedulerLimits &limits) {
+  TimelineChart chart;
+  chart.title =
+      ("@" + func.getSymName() + ": live activation memory per step").str();
+  bool scheduled = func->hasAttr(kPeakBytesAttrName);
+  chart.series.push_back(
+      makeSeries(scheduled ? "scheduled order" : "file order",
+                 analysis.getProgramLiveness()));
+  if (!compare)
+    return chart;
+  const DataflowGraph &graph = analysis.getGraph();
+  ScheduleResult result = scheduleForMemory(graph, *compare, limits);
+  std::string label = getScheduleAlgorithmLabel(*compare).str();
+  if (*compare == ScheduleAlgorithm::Exact) {
+    if (result.optimal)
+      label += ", proven optimal";
+    else
+      label += llvm::formatv(", not proven (lower bound {0:f2} KiB)",
+                             static_cast<double>(result.lowerBound) / 1024.0)
+                   .str();
+  }
+  chart.series.push_back(
+      makeSeries(label, BufferLiveness::evaluate(graph, result.order)));
+  return chart;
 }
 
 namespace {

@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/MemoryTimelineSvg.h"
+#include "MemOpt/Report/MemoryTimelineSvg.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -271,61 +271,6 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
     os << "</text>\n";
   }
   os << "</g>\n";
-}
-
-StringRef mlir::memopt::getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm) {
-  switch (algorithm) {
-  case ScheduleAlgorithm::Exact:
-    return "mem-opt exact";
-  case ScheduleAlgorithm::Input:
-    return "input order";
-  case ScheduleAlgorithm::Kahn:
-    return "Kahn";
-  case ScheduleAlgorithm::ReversePostOrder:
-    return "reverse post-order";
-  case ScheduleAlgorithm::Greedy:
-    return "greedy";
-  }
-  llvm_unreachable("unknown schedule algorithm");
-}
-
-/// Returns the series of \p liveness labelled \p label.
-static TimelineSeries makeSeries(std::string label,
-                                 const ScheduleLiveness &liveness) {
-  TimelineSeries series;
-  series.label = std::move(label);
-  series.liveBytes.assign(liveness.liveBytes.begin(), liveness.liveBytes.end());
-  series.peakBytes = liveness.peakBytes;
-  series.peakStep = liveness.peakStep;
-  return series;
-}
-
-TimelineChart mlir::memopt::buildMemoryTimelineChart(
-    func::FuncOp func, const BufferLiveness &analysis,
-    std::optional<ScheduleAlgorithm> compare, const SchedulerLimits &limits) {
-  TimelineChart chart;
-  chart.title =
-      ("@" + func.getSymName() + ": live activation memory per step").str();
-  bool scheduled = func->hasAttr(kPeakBytesAttrName);
-  chart.series.push_back(
-      makeSeries(scheduled ? "scheduled order" : "file order",
-                 analysis.getProgramLiveness()));
-  if (!compare)
-    return chart;
-  const DataflowGraph &graph = analysis.getGraph();
-  ScheduleResult result = scheduleForMemory(graph, *compare, limits);
-  std::string label = getScheduleAlgorithmLabel(*compare).str();
-  if (*compare == ScheduleAlgorithm::Exact) {
-    if (result.optimal)
-      label += ", proven optimal";
-    else
-      label += llvm::formatv(", not proven (lower bound {0:f2} KiB)",
-                             static_cast<double>(result.lowerBound) / 1024.0)
-                   .str();
-  }
-  chart.series.push_back(
-      makeSeries(label, BufferLiveness::evaluate(graph, result.order)));
-  return chart;
 }
 
 void mlir::memopt::writeMemoryTimelineSvg(raw_ostream &os,

@@ -13,13 +13,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
-#define MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
+#ifndef MEMOPT_REPORT_MEMORYTIMELINESVG_H
+#define MEMOPT_REPORT_MEMORYTIMELINESVG_H
 
-#include "MemOpt/Analysis/BufferLiveness.h"
-#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
-#include "MemOpt/Transforms/ScheduleAttributes.h"
-#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -49,19 +45,6 @@ struct TimelineChart {
   SmallVector<TimelineSeries> series;
 };
 
-/// Returns the chart of \p func: the timeline of its current op order
-/// (labelled "file order", or "scheduled order" when memory-schedule has
-/// recorded a certificate on it) and, if \p compare is set, the timeline of
-/// the order that algorithm computes for the same graph (the exact engine
-/// within \p limits; its legend says whether it is proven optimal).
-TimelineChart buildMemoryTimelineChart(func::FuncOp func,
-                                       const BufferLiveness &analysis,
-                                       std::optional<ScheduleAlgorithm> compare,
-                                       const SchedulerLimits &limits);
-
-/// Returns the legend name of \p algorithm ("mem-opt exact", "Kahn", ...).
-StringRef getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm);
-
 /// Writes \p charts, stacked vertically, as one SVG document to \p os. The
 /// output depends only on the arguments (fixed-precision numbers, no
 /// timestamps).
@@ -70,4 +53,4 @@ void writeMemoryTimelineSvg(raw_ostream &os, ArrayRef<TimelineChart> charts);
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_TRANSFORMS_MEMORYTIMELINESVG_H
+#endif // MEMOPT_REPORT_MEMORYTIMELINESVG_H
