@@ -103,6 +103,12 @@ static cl::opt<IOPlacement> ioPlacement(
                clEnumValN(IOPlacement::Caller, "caller",
                           "in buffers the caller passes, live for the "
                           "whole call")));
+static cl::opt<std::string> symbolName(
+    "name",
+    cl::desc("C name of the model's function (default: the function's own "
+             "name, or the model's file name for a function called `main`, "
+             "which would clash with the firmware's `main`)"),
+    cl::value_desc("identifier"), cl::init(""));
 static cl::opt<std::string> symbolPrefix(
     "symbol-prefix",
     cl::desc("Prefix for the names of the public functions in the object "
@@ -372,6 +378,58 @@ static LogicalResult emitObject(llvm::Module &llvmModule,
   return success();
 }
 
+/// Returns \p text as a C identifier: other characters become '_', and a
+/// leading digit gets a '_' in front. Empty text gives "model".
+static std::string toCIdentifier(StringRef text) {
+  std::string name;
+  for (char c : text)
+    name += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (name.empty())
+    return "model";
+  if (llvm::isDigit(name.front()))
+    name.insert(name.begin(), '_');
+  return name;
+}
+
+/// Gives the public functions of \p module their C names: `--name` for the
+/// only one, else the model's file name for a function called `main` (which
+/// would clash with the firmware's `main`) unless `--symbol-prefix` makes
+/// the name another one, then `--symbol-prefix`.
+static LogicalResult renamePublicFunctions(ModuleOp module) {
+  SmallVector<func::FuncOp> publics;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic())
+      publics.push_back(func);
+  if (!symbolName.empty() && publics.size() != 1)
+    return module.emitError("--name needs exactly one public function, the "
+                            "model has ")
+           << publics.size();
+  StringRef stem = inputFilename == "-" ? StringRef("model")
+                                        : llvm::sys::path::stem(inputFilename);
+  for (func::FuncOp func : publics) {
+    std::string name = func.getSymName().str();
+    if (!symbolName.empty())
+      name = symbolName;
+    else if (name == "main" && symbolPrefix.empty())
+      name = toCIdentifier(stem);
+    name = symbolPrefix + name;
+    if (name == "main")
+      name = "model_main";
+    if (name == func.getSymName())
+      continue;
+    auto newName = StringAttr::get(module.getContext(), name);
+    if (module.lookupSymbol(newName))
+      return func.emitError("cannot rename @")
+             << func.getSymName() << " to @" << name
+             << ": the module has a symbol of that name";
+    if (failed(SymbolTable::replaceAllSymbolUses(func, newName, module)))
+      return func.emitError("cannot rename the uses of @")
+             << func.getSymName();
+    func.setSymName(newName);
+  }
+  return success();
+}
+
 /// Runs the whole flow; returns failure after reporting an error.
 static LogicalResult compile(MLIRContext &context) {
   std::string errorMessage;
@@ -386,19 +444,8 @@ static LogicalResult compile(MLIRContext &context) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  if (!symbolPrefix.empty()) {
-    for (auto func :
-         llvm::make_early_inc_range(module->getOps<func::FuncOp>())) {
-      if (func.isExternal() || func.isPrivate())
-        continue;
-      auto newName =
-          StringAttr::get(&context, symbolPrefix + func.getSymName());
-      if (failed(SymbolTable::replaceAllSymbolUses(func, newName, *module)))
-        return func.emitError("cannot rename the uses of @")
-               << func.getSymName();
-      func.setSymName(newName);
-    }
-  }
+  if (failed(renamePublicFunctions(*module)))
+    return failure();
   FailureOr<SmallVector<FunctionInfo>> infos = collectFunctions(*module);
   if (failed(infos))
     return failure();
