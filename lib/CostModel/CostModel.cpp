@@ -89,16 +89,22 @@ std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
 // otherwise), and an accumulator of one pixel is never fused: the fused loop
 // would keep the op's input, the accumulator and the output live together,
 // more than the unfused pair needs.
+/// Returns true if the depthwise convolution \p op lowers to a 4-d linalg
+/// op (one channel, or a multiplier of 1), which can be tiled per pixel;
+/// other depthwise convolutions keep their 5-d form.
+static bool isFourDimDepthwise(tosa::DepthwiseConv2DOp op) {
+  auto weight = dyn_cast<RankedTensorType>(op.getWeight().getType());
+  return weight && weight.getRank() == 4 &&
+         (weight.getDimSize(2) == 1 || weight.getDimSize(3) == 1);
+}
+
 bool mlir::memopt::isFusedAccumulator(Operation *op) {
   if (!isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op) ||
       op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
     return false;
-  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
-    auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
-    if (!weight || weight.getRank() != 4 ||
-        (weight.getDimSize(2) != 1 && weight.getDimSize(3) != 1))
+  if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op))
+    if (!isFourDimDepthwise(depthwise))
       return false;
-  }
   auto rescale = dyn_cast<tosa::RescaleOp>(*op->getResult(0).user_begin());
   if (!rescale)
     return false;
@@ -262,7 +268,14 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
   if (!isPool) {
     if (!padBytes)
       return {};
-    // Pad copy (reads the input), then the output, then the convolution.
+    // A convolution computed one output pixel at a time reads its input
+    // through one padded window (fuse-rescale-accumulators), allocated once
+    // after the output.
+    auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
+    if (!depthwise || isFourDimDepthwise(depthwise))
+      return {align(getFusedWindowBytes(op)), 0};
+    // Otherwise a pad copy (reads the input), then the output, then the
+    // convolution.
     return foldSubSteps({{true, padBytes, false}, {false, padBytes, true}},
                         inputBytes, outputBytes);
   }

@@ -386,10 +386,39 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   if (failed(applyPatternsGreedily(func, std::move(patterns))))
     return signalPassFailure();
 
-  // 5. A padded input becomes one padded window per pixel, inside the loop,
-  // instead of a padded copy of the whole input.
   if (!fusePadding)
     return;
+  // 5. Convolutions left unfused whose input is padded (f32 ones, and int8
+  // ones with another reader of their accumulator) are computed one output
+  // pixel at a time too, so that their input is read through a window.
+  SmallVector<linalg::LinalgOp> padded;
+  func.walk([&](linalg::LinalgOp op) {
+    if (op->getParentOp() != func || getNumPixelDims(op) != 3 ||
+        op.getNumDpsInits() != 1)
+      return;
+    auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+    if (pad && pad->hasOneUse() && pad.getConstantPaddingValue())
+      padded.push_back(op);
+  });
+  for (linalg::LinalgOp op : padded) {
+    SmallVector<OpFoldResult> tileSizes(op.getNumLoops(),
+                                        rewriter.getIndexAttr(0));
+    for (unsigned i = 0; i < 3; ++i)
+      tileSizes[i] = rewriter.getIndexAttr(1);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(tileSizes);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> tiled = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(tiled)) {
+      op.emitOpError("could not be computed one output pixel at a time");
+      return signalPassFailure();
+    }
+    rewriter.replaceOp(op, tiled->replacements);
+  }
+
+  // 6. A padded input becomes one padded window per pixel, inside the loop,
+  // instead of a padded copy of the whole input.
   SmallVector<tensor::ExtractSliceOp> windows;
   func.walk([&](linalg::LinalgOp op) {
     if (getNumPixelDims(op) == 0 || !op->getParentOfType<scf::ForOp>())

@@ -120,9 +120,10 @@ struct OpWorkspace {
 };
 
 /// Returns the lowering's workspace of the TOSA op \p op (not a fused
-/// accumulator): the padded copy of a padded convolution, depthwise
-/// convolution or pooling input, the window operand of a pooling, and the
-/// i32 accumulator of an int8 average pooling. \p inputBytes and
+/// accumulator): the padded window a padded convolution reads per output
+/// pixel, the padded copy of a padded pooling (or 5-d depthwise) input, the
+/// window operand of a pooling, and the i32 accumulator of an int8 average
+/// pooling. \p inputBytes and
 /// \p outputBytes are the arena bytes of input 0 and of the result; each
 /// scratch buffer takes its size rounded up to \p alignment.
 OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
