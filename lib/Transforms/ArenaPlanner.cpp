@@ -306,9 +306,10 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     }
   best.provenMinimal = best.arenaSize == lower * alignment;
 
-  if (options.capacity) {
-    if (best.arenaSize <= options.capacity)
-      return best;
+  // A capacity never costs bytes: when the heuristics fit it, the search
+  // below minimizes as without one; only when they do not is a plan under
+  // the capacity searched for.
+  if (options.capacity && best.arenaSize > options.capacity) {
     int64_t capacity = options.capacity / alignment;
     if (lower > capacity)
       return std::nullopt;

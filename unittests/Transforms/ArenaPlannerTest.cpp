@@ -226,6 +226,20 @@ RC_GTEST_PROP(ArenaPlannerProperty, CapacityIsRespected, ()) {
                   .has_value());
 }
 
+// A capacity never costs bytes: with room to spare, `best` finds an arena no
+// larger than without a capacity (it used to keep the first plan that fit).
+RC_GTEST_PROP(ArenaPlannerProperty, CapacityNeverCostsBytes, ()) {
+  std::vector<ArenaBuffer> buffers = genBuffers(20, 100, 12);
+  std::optional<ArenaPlan> unbounded = plan(buffers, PlacementAlgorithm::Best);
+  RC_ASSERT(unbounded.has_value());
+  int64_t capacity =
+      unbounded->arenaSize + *rc::gen::inRange<int64_t>(0, 4096);
+  std::optional<ArenaPlan> bounded =
+      plan(buffers, PlacementAlgorithm::Best, 16, capacity);
+  RC_ASSERT(bounded.has_value());
+  RC_ASSERT(bounded->arenaSize <= unbounded->arenaSize);
+}
+
 RC_GTEST_PROP(ArenaPlannerProperty, BestIsDeterministic, ()) {
   std::vector<ArenaBuffer> buffers = genBuffers(30, 200, 24);
   std::optional<ArenaPlan> first = plan(buffers, PlacementAlgorithm::Best);
