@@ -20,3 +20,4 @@
 // ALGO: error: memory-schedule: unknown algorithm 'fastest'; expected exact, input, kahn, rpo or greedy
 // RUN: not mem-opt %S/../Inputs/liberis.mlir --memory-schedule=budget=-5 -o /dev/null 2>&1 | FileCheck %s --check-prefix=NEG
 // NEG: error: memory-schedule: budget must be a byte count >= 0 (0: no budget), got -5
+// RUN: mem-opt %S/../Inputs/liberis.mlir --memory-schedule=budget=0 -o /dev/null
