@@ -120,7 +120,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                                     "partition=off");
     if (failed(addText(
             pm,
-            llvm::formatv("func.func(partition-concat{{mode={0}})", partition)
+            llvm::formatv("func.func(partition-concat{{mode={0} model=lowering "
+                          "io={1} alignment={2}})",
+                          partition,
+                          options.io == IOPlacement::Arena ? "arena" : "caller",
+                          options.alignment)
                 .str(),
             errorMessage)))
       return failure();

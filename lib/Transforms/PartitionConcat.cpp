@@ -82,9 +82,10 @@ collectSites(func::FuncOp func, const PartitionConcatOptions &options) {
 
 /// Returns the best peak the exact scheduler finds for \p func, or failure
 /// (with errors emitted) if the function cannot be modelled.
-static FailureOr<ScheduleResult> scheduleFunction(func::FuncOp func,
-                                                  uint64_t timeLimitMs) {
-  FailureOr<DataflowGraph> graph = DataflowGraph::build(func);
+static FailureOr<ScheduleResult>
+scheduleFunction(func::FuncOp func, const PartitionConcatOptions &options) {
+  uint64_t timeLimitMs = options.timeLimitMs;
+  FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options.model);
   if (failed(graph))
     return failure();
   SchedulerLimits limits;
@@ -96,7 +97,7 @@ static FailureOr<ScheduleResult> scheduleFunction(func::FuncOp func,
 /// scheduled peak of the copy, or failure if no consumer could be rewritten.
 static FailureOr<int64_t> evaluateOnCopy(func::FuncOp func,
                                          ArrayRef<Operation *> consumers,
-                                         uint64_t timeLimitMs) {
+                                         const PartitionConcatOptions &options) {
   func::FuncOp copy = func.clone();
   // Ops of the original and the copy correspond one to one in block order.
   DenseMap<Operation *, Operation *> copyOf;
@@ -111,11 +112,55 @@ static FailureOr<int64_t> evaluateOnCopy(func::FuncOp func,
   FailureOr<int64_t> peak = failure();
   if (rewritten) {
     // The copy is built from the original, which was modelled already.
-    FailureOr<ScheduleResult> result = scheduleFunction(copy, timeLimitMs);
+    FailureOr<ScheduleResult> result = scheduleFunction(copy, options);
     if (succeeded(result))
       peak = result->peakBytes;
   }
   copy.erase();
+  return peak;
+}
+
+/// Partitions the sites of \p func one at a time, each time the one (all
+/// its convolutions, or one of them) that lowers the optimal peak most,
+/// until none does; \p peak is the peak without a rewrite. Counts the
+/// rewritten convolutions in \p sitesRewritten and returns the final peak.
+static int64_t partitionGreedily(func::FuncOp func,
+                                 const PartitionConcatOptions &options,
+                                 int64_t peak, unsigned &sitesRewritten) {
+  DenseSet<Operation *> rejected;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (auto &[concat, consumers] : collectSites(func, options)) {
+      if (rejected.contains(concat))
+        continue;
+      SmallVector<SmallVector<Operation *>> candidates = {consumers};
+      if (consumers.size() > 1)
+        for (Operation *consumer : consumers)
+          candidates.push_back({consumer});
+      std::optional<size_t> best;
+      int64_t bestPeak = peak;
+      for (auto [index, candidate] : llvm::enumerate(candidates)) {
+        FailureOr<int64_t> candidatePeak =
+            evaluateOnCopy(func, candidate, options);
+        if (succeeded(candidatePeak) && *candidatePeak < bestPeak) {
+          best = index;
+          bestPeak = *candidatePeak;
+        }
+      }
+      if (!best) {
+        rejected.insert(concat);
+        continue;
+      }
+      IRRewriter rewriter(func.getContext());
+      for (Operation *consumer : candidates[*best])
+        if (succeeded(partitionConsumer(rewriter, consumer)))
+          ++sitesRewritten;
+      peak = bestPeak;
+      changed = true;
+      break;
+    }
+  }
   return peak;
 }
 
@@ -149,48 +194,34 @@ mlir::memopt::runPartitionConcat(func::FuncOp func,
       collectSites(func, options);
   if (sites.empty())
     return success();
-  FailureOr<ScheduleResult> baseline =
-      scheduleFunction(func, options.timeLimitMs);
+  FailureOr<ScheduleResult> baseline = scheduleFunction(func, options);
   if (failed(baseline))
     return func.emitError("partition-concat: mode=auto needs the memory "
                           "model of @")
            << func.getSymName() << "; use mode=always";
-  int64_t currentPeak = baseline->peakBytes;
 
-  DenseSet<Operation *> rejected;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (auto &[concat, consumers] : collectSites(func, options)) {
-      if (rejected.contains(concat))
-        continue;
-      SmallVector<SmallVector<Operation *>> candidates = {consumers};
-      if (consumers.size() > 1)
-        for (Operation *consumer : consumers)
-          candidates.push_back({consumer});
-      std::optional<size_t> best;
-      int64_t bestPeak = currentPeak;
-      for (auto [index, candidate] : llvm::enumerate(candidates)) {
-        FailureOr<int64_t> peak =
-            evaluateOnCopy(func, candidate, options.timeLimitMs);
-        if (succeeded(peak) && *peak < bestPeak) {
-          best = index;
-          bestPeak = *peak;
-        }
-      }
-      if (!best) {
-        rejected.insert(concat);
-        continue;
-      }
-      IRRewriter rewriter(context);
-      for (Operation *consumer : candidates[*best])
-        if (succeeded(partitionConsumer(rewriter, consumer)))
-          ++sitesRewritten;
-      currentPeak = bestPeak;
-      changed = true;
-      break;
-    }
-  }
+  // Site by site, a greedy choice can miss what partitioning every site wins
+  // together; auto keeps the better of the two (and of no rewrite), so it is
+  // never worse than off or always. Both are tried on copies.
+  PartitionConcatOptions everywhere = options;
+  everywhere.onlyProfitable = false;
+  func::FuncOp trial = func.clone();
+  unsigned trialRewritten = 0;
+  std::optional<int64_t> everyPeak;
+  if (succeeded(runPartitionConcat(trial, everywhere, trialRewritten)) &&
+      trialRewritten)
+    if (FailureOr<ScheduleResult> result = scheduleFunction(trial, options);
+        succeeded(result))
+      everyPeak = result->peakBytes;
+  trial.erase();
+  trial = func.clone();
+  trialRewritten = 0;
+  int64_t greedyPeak =
+      partitionGreedily(trial, options, baseline->peakBytes, trialRewritten);
+  trial.erase();
+  if (everyPeak && *everyPeak < greedyPeak)
+    return runPartitionConcat(func, everywhere, sitesRewritten);
+  partitionGreedily(func, options, baseline->peakBytes, sitesRewritten);
   return success();
 }
 
@@ -210,7 +241,7 @@ mlir::memopt::evaluatePartitionPeaks(func::FuncOp func, uint64_t timeLimitMs) {
   options.timeLimitMs = timeLimitMs;
   FailureOr<ScheduleResult> partitioned = failure();
   if (succeeded(runPartitionConcat(copy, options, peaks.sitesRewritten)))
-    partitioned = scheduleFunction(copy, timeLimitMs);
+    partitioned = scheduleFunction(copy, options);
   copy.erase();
   if (failed(partitioned))
     return failure();
@@ -244,6 +275,7 @@ void PartitionConcatPass::runOnOperation() {
   options.depthwise = depthwise;
   options.onlyProfitable = mode == "auto";
   options.timeLimitMs = timeLimitMs;
+  options.model = {model, io, alignment};
   unsigned rewritten = 0;
   if (failed(runPartitionConcat(func, options, rewritten)))
     return signalPassFailure();

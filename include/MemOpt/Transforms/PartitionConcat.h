@@ -21,6 +21,7 @@
 #ifndef MEMOPT_TRANSFORMS_PARTITIONCONCAT_H
 #define MEMOPT_TRANSFORMS_PARTITIONCONCAT_H
 
+#include "MemOpt/CostModel/CostModel.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -96,6 +97,8 @@ struct PartitionConcatOptions {
   bool onlyProfitable = true;
   /// Time limit of each exact scheduling in auto mode (0: none).
   uint64_t timeLimitMs = 2000;
+  /// The memory model whose optimal peak auto mode lowers.
+  CostModelOptions model;
 };
 
 /// Peaks of one function before and after partition-concat (auto) plus

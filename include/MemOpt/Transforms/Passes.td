@@ -226,7 +226,7 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
     %y = tosa.add %p0, %p1 {memopt.accumulate} : ...
     ```
   }];
-  let options = [
+  let options = !listconcat(CostModelOptions, [
     Option<"conv", "conv", "bool", /*default=*/"true",
            "Partition concat + conv2d">,
     Option<"depthwise", "depthwise", "bool", /*default=*/"true",
@@ -237,7 +237,7 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"2000",
            "Time limit of each exact scheduling in auto mode, in "
            "milliseconds (0: none)">,
-  ];
+  ]);
   let statistics = [
     Statistic<"sitesRewritten", "sites-rewritten",
               "Convolutions split into per-branch parts">,
