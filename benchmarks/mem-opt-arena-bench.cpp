@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"

@@ -17,7 +17,7 @@
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/InitAll.h"
-#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"

@@ -204,7 +204,7 @@ static LogicalResult rewritePaddedWindow(RewriterBase &rewriter,
     int64_t size = windowType.getDimSize(dim);
     // The window covers rows [offset - low, offset - low + size) of %src;
     // clamp both ends to [0, extent].
-    auto clamp = [&](int64_t shift) {
+    auto clamp = [&, offset = offset](int64_t shift) {
       OpFoldResult lower = affine::makeComposedFoldedAffineMax(
           rewriter, loc,
           AffineMap::get(0, 1, {s0 + shift, getAffineConstantExpr(0, context)},

@@ -15,7 +15,7 @@
 #include "MemOpt/Analysis/MemRefLiveness.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
-#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"

@@ -272,7 +272,7 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     statically shaped `memref.alloc`/`memref.alloca` at the top level with
     all its aliases, live from its allocation to the last use of any alias;
     uses in nested regions count at their top-level op), places them with the
-    arena planner (`include/MemOpt/Transforms/ArenaPlanner.h`), and writes the
+    arena planner (`include/MemOpt/Arena/ArenaPlanner.h`), and writes the
     plan as `memplan` IR: one `memplan.arena` at the start of the function,
     each allocation replaced by a `memplan.place` at its offset with its live
     range, and every `memref.dealloc` of a planned buffer removed.

@@ -12,7 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 
 #include "ArenaSearch.h"
 

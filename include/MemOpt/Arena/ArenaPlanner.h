@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_TRANSFORMS_ARENAPLANNER_H
-#define MEMOPT_TRANSFORMS_ARENAPLANNER_H
+#ifndef MEMOPT_ARENA_ARENAPLANNER_H
+#define MEMOPT_ARENA_ARENAPLANNER_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
@@ -107,4 +107,4 @@ parseArenaBuffersCsv(llvm::StringRef text);
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_TRANSFORMS_ARENAPLANNER_H
+#endif // MEMOPT_ARENA_ARENAPLANNER_H

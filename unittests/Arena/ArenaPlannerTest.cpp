@@ -13,10 +13,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/ArenaPlanner.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 
 // The planner's internal exact search, tested on its own below.
-#include "../../lib/Transforms/ArenaSearch.h"
+#include "../../lib/Arena/ArenaSearch.h"
 
 #include "llvm/Support/MathExtras.h"
 
