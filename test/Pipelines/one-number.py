@@ -15,8 +15,11 @@
 # The caller's bytes come from the TOSA signature (elements x element bytes;
 # none under io=arena). The planned arena is at least the bound; when the
 # placement is above it (printed), the header reports the placed arena.
-# Usage: one-number.py <mem-opt> [--zoo <mem-opt-zoo> <work dir>] <model>...
-# --zoo adds every model of `mem-opt-zoo --list`, in f32 and int8.
+# Usage: one-number.py <mem-opt> [--zoo <mem-opt-zoo> <work dir>]
+#                      [--random <count> <mem-opt-zoo> <work dir>] <model>...
+# --zoo adds every model of `mem-opt-zoo --list`, in f32 and int8; --random
+# adds <count> random DAGs: seeded Watts-Strogatz RandWire cells of 6-20
+# nodes (padded convs, depthwise convs, adds, concats), f32 and int8 in turn.
 #
 # ===------------------------------------------------------------------------===#
 import os
@@ -68,10 +71,28 @@ def zoo_models(zoo, work):
     return paths
 
 
+def random_models(count, zoo, work):
+    """Generates \p count seeded random RandWire cells into \p work."""
+    os.makedirs(work, exist_ok=True)
+    paths = []
+    for seed in range(1, count + 1):
+        path = os.path.join(work, "random-%d.mlir" % seed)
+        subprocess.run([zoo, "--model=randwire-ws", "--seed=%d" % seed,
+                        "--nodes=%d" % (6 + seed % 15), "--channels=8",
+                        "--resolution=16",
+                        "--dtype=" + ("i8" if seed % 2 else "f32"), "-o", path],
+                       check=True)
+        paths.append(path)
+    return paths
+
+
 def main():
     mem_opt, models = sys.argv[1], sys.argv[2:]
     if models[:1] == ["--zoo"]:
         models = zoo_models(models[1], models[2]) + models[3:]
+    if models[:1] == ["--random"]:
+        models = random_models(int(models[1]), models[2],
+                               models[3]) + models[4:]
     errors = 0
     for model in models:
         name = model.rsplit("/", 1)[-1]
