@@ -9,7 +9,9 @@
 #      PyTorch's output (scripts/export-torchvision.py, Debian's python3);
 #   2. imports it with mem-opt-import (timed);
 #   3. verifies the TOSA with Debian's mlir-opt-22;
-#   4. runs memory-report and memory-schedule on it;
+#   4. runs memory-report and memory-schedule on it, and checks the one
+#      number: through cortex-m-pipeline, in both io= modes, the proven peak
+#      equals what the lowering allocates (test/Pipelines/one-number.py);
 #   5. runs the imported function on the host on the same input and compares
 #      with PyTorch: max |ours - torch| <= 1e-4 * max |torch| (float32).
 # The host run uses `mem-opt-run` when the build has it; otherwise the
@@ -54,6 +56,10 @@ report_peak=$("$PYTHON" -c "import json,sys; print(json.load(open(sys.argv[1]))[
   --mlir-elide-elementsattrs-if-larger=16 -o "$out/scheduled.mlir"
 schedule_peak=$(grep -o 'memopt.peak_bytes = [0-9]*' "$out/scheduled.mlir" | grep -o '[0-9]*$')
 optimal=$(grep -q 'memopt.optimal = true' "$out/scheduled.mlir" && echo yes || echo no)
+# The one number: the proven peak is the device's SRAM, in both io= modes.
+"$PYTHON" test/Pipelines/one-number.py "$BUILD_DIR/bin/mem-opt" \
+  "$out/model.mlir" >"$out/one-number.log" ||
+  { cat "$out/one-number.log"; exit 1; }
 
 if [ -n "${SKIP_RUN:-}" ]; then
   cp "$out/output.bin" "$out/result.bin"
