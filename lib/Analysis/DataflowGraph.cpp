@@ -14,11 +14,9 @@
 #include "MemOpt/Utils/StorageSize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/Dialect/Quant/IR/QuantTypes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -106,8 +104,9 @@ namespace memopt {
 /// Builds a DataflowGraph op by op in block order.
 class DataflowGraphBuilder {
 public:
-  /// Creates a builder that fills \p graph.
-  explicit DataflowGraphBuilder(DataflowGraph &graph) : graph(graph) {}
+  /// Creates a builder that fills \p graph for \p func.
+  DataflowGraphBuilder(DataflowGraph &graph, func::FuncOp func)
+      : graph(graph), layout(DataLayout::closest(func)) {}
 
   /// Builds the graph of \p func; emits diagnostics on failure.
   LogicalResult build(func::FuncOp func);
@@ -145,6 +144,8 @@ private:
 
   /// The graph under construction.
   DataflowGraph &graph;
+  /// The data layout of the function, for byte sizes.
+  DataLayout layout;
   /// Values that are weights (flash-resident constants).
   DenseSet<Value> weights;
   /// The last node with side effects, to keep their relative order.
@@ -163,8 +164,7 @@ BufferId DataflowGraphBuilder::addBuffer(Value value,
   BufferId id = graph.buffers.size();
   Buffer buffer;
   buffer.value = value;
-  buffer.bytes = toArenaBytes(
-      *getStorageBytes(value.getType(), DataLayout::closest(value.getParentRegion()->getParentOp())));
+  buffer.bytes = toArenaBytes(*getStorageBytes(value.getType(), layout));
   buffer.producer = producer;
   graph.buffers.push_back(std::move(buffer));
   graph.bufferOfValue[value] = id;
@@ -201,7 +201,8 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
           while (window && fusedAccumulators.contains(window)) {
             windowOps.push_back(window);
             accOperand = window->getOperand(0);
-            llvm::append_range(operands, llvm::drop_begin(window->getOperands()));
+            llvm::append_range(operands,
+                               llvm::drop_begin(window->getOperands()));
             window = accOperand.getDefiningOp();
           }
           operands.push_back(accOperand);
@@ -211,12 +212,12 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
         // One pixel of the i32 accumulator (its channels) and the padded
         // window it reads, both allocated once before the loop.
         auto type = cast<RankedTensorType>(def->getResult(0).getType());
-        int64_t pixelBytes = *getStorageBytes(
-            RankedTensorType::get({type.getShape().back()},
-                                  type.getElementType()),
-            DataLayout::closest(op));
-        node.workspaceBytes += toArenaBytes(pixelBytes) +
-                               toArenaBytes(getFusedWindowBytes(def));
+        int64_t pixelBytes =
+            *getStorageBytes(RankedTensorType::get({type.getShape().back()},
+                                                   type.getElementType()),
+                             layout);
+        node.workspaceBytes +=
+            toArenaBytes(pixelBytes) + toArenaBytes(getFusedWindowBytes(def));
       }
   for (Value operand : operands) {
     if (std::optional<BufferId> buffer = graph.lookupBuffer(operand))
@@ -410,8 +411,7 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       continue;
     }
     // The canonical model copies slices, as the papers count them.
-    bool isView = isViewOp(&op) &&
-                  (isLowering() || !isa<tosa::SliceOp>(op)) &&
+    bool isView = isViewOp(&op) && (isLowering() || !isa<tosa::SliceOp>(op)) &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))
       return failure();
@@ -433,11 +433,9 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
 // end, so its arena buffer stays.
 void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   DenseSet<BufferId> movedOut;
-  for (Value result :
-       func.getBody().front().getTerminator()->getOperands()) {
+  for (Value result : func.getBody().front().getTerminator()->getOperands()) {
     std::optional<BufferId> id = graph.lookupBuffer(result);
-    std::optional<int64_t> bytes = getStorageBytes(
-        result.getType(), DataLayout::closest(func.getOperation()));
+    std::optional<int64_t> bytes = getStorageBytes(result.getType(), layout);
     if (!bytes)
       continue;
     graph.pinnedBytes += *bytes;
@@ -461,8 +459,7 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   for (Buffer &buffer : graph.buffers) {
     if (!buffer.isGraphInput())
       continue;
-    graph.pinnedBytes += *getStorageBytes(buffer.value.getType(),
-                                          DataLayout::closest(func));
+    graph.pinnedBytes += *getStorageBytes(buffer.value.getType(), layout);
     buffer.bytes = 0;
   }
 }
@@ -475,7 +472,7 @@ FailureOr<DataflowGraph> DataflowGraph::build(func::FuncOp func,
                                               const CostModelOptions &options) {
   DataflowGraph graph;
   graph.costModel = options;
-  DataflowGraphBuilder builder(graph);
+  DataflowGraphBuilder builder(graph, func);
   if (failed(builder.build(func)))
     return failure();
   return graph;

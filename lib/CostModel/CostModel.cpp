@@ -232,8 +232,8 @@ static OpWorkspace foldSubSteps(ArrayRef<SubStep> steps, int64_t inputBytes,
   for (const SubStep &step : steps) {
     int64_t out = step.hasOutput ? outputBytes : 0;
     keep = std::max(keep, inputBytes + step.scratch + out);
-    dies = std::max(dies, (step.readsInput ? inputBytes : 0) + step.scratch +
-                              out);
+    dies =
+        std::max(dies, (step.readsInput ? inputBytes : 0) + step.scratch + out);
   }
   OpWorkspace result;
   result.workspaceBytes = keep - inputBytes - outputBytes;
@@ -297,7 +297,7 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
                          {false, accBytes, true}},
                         inputBytes, outputBytes);
   }
-  return foldSubSteps({{true, padBytes, false},
-                       {!padBytes, padBytes + windowBytes, true}},
-                      inputBytes, outputBytes);
+  return foldSubSteps(
+      {{true, padBytes, false}, {!padBytes, padBytes + windowBytes, true}},
+      inputBytes, outputBytes);
 }

@@ -54,8 +54,8 @@ static LogicalResult moveInputsToArena(func::FuncOp func) {
                    builder.getI64IntegerAttr(arg.getArgNumber()));
     arg.replaceAllUsesWith(alloc.getResult());
   }
-  if (failed(func.eraseArguments(
-          llvm::BitVector(entry.getNumArguments(), true))))
+  if (failed(
+          func.eraseArguments(llvm::BitVector(entry.getNumArguments(), true))))
     return func.emitError("cannot remove the arguments");
   func->setAttr(memplan::kIOInArenaAttrName, builder.getUnitAttr());
   return success();

@@ -167,8 +167,8 @@ static LogicalResult lowerFunction(func::FuncOp func,
   if (func->hasAttr(memplan::kIOInArenaAttrName)) {
     for (func::ReturnOp ret : func.getOps<func::ReturnOp>())
       ret->eraseOperands(0, ret->getNumOperands());
-    func.setType(FunctionType::get(func.getContext(),
-                                   func.getArgumentTypes(), {}));
+    func.setType(
+        FunctionType::get(func.getContext(), func.getArgumentTypes(), {}));
   }
   func->setAttr(memplan::kArenaSizeAttrName, builder.getI64IntegerAttr(size));
   func->setAttr(memplan::kArenaAlignmentAttrName,

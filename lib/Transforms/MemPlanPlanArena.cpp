@@ -13,9 +13,9 @@
 #include "MemOpt/Transforms/Passes.h"
 
 #include "MemOpt/Analysis/MemRefLiveness.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
-#include "MemOpt/Arena/ArenaPlanner.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
@@ -110,12 +110,14 @@ void MemPlanPlanArenaPass::runOnOperation() {
   int64_t callerBytes = 0;
   for (Type type : func.getArgumentTypes())
     if (auto memref = dyn_cast<MemRefType>(type))
-      callerBytes += memplan::getStaticSizeInBytes(memref, DataLayout::closest(func))
-                         .value_or(0);
+      callerBytes +=
+          memplan::getStaticSizeInBytes(memref, DataLayout::closest(func))
+              .value_or(0);
   PlacementOptions options;
   options.algorithm = *parsed;
   options.alignment = alignment;
-  options.capacity = capacity ? std::max<int64_t>(capacity - callerBytes, 1) : 0;
+  options.capacity =
+      capacity ? std::max<int64_t>(capacity - callerBytes, 1) : 0;
   options.timeLimitMs = timeLimitMs;
   std::optional<ArenaPlan> plan = planArena(problem, options);
   if (!plan) {
@@ -158,7 +160,8 @@ void MemPlanPlanArenaPass::runOnOperation() {
       }
     SmallVector<int64_t> outputOffsets;
     Operation *ret = func.getBody().front().getTerminator();
-    for (auto [index, buffer] : llvm::enumerate(liveness.getReturnedBuffers())) {
+    for (auto [index, buffer] :
+         llvm::enumerate(liveness.getReturnedBuffers())) {
       // The output must be the buffer itself or a reshape of it.
       Value value = ret->getOperand(index);
       while (Operation *def = value.getDefiningOp()) {

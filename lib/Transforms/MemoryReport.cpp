@@ -229,9 +229,10 @@ static TimelineSeries makeSeries(std::string label,
 /// recorded a certificate on it) and, if \p compare is set, the timeline of
 /// the order that algorithm computes for the same graph (the exact engine
 /// within \p limits; its legend says whether it is proven optimal).
-static TimelineChart buildMemoryTimelineChart(
-    func::FuncOp func, const BufferLiveness &analysis,
-    std::optional<ScheduleAlgorithm> compare, const SchedulerLimits &limits) {
+static TimelineChart
+buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
+                         std::optional<ScheduleAlgorithm> compare,
+                         const SchedulerLimits &limits) {
   TimelineChart chart;
   chart.title =
       ("@" + func.getSymName() + ": live activation memory per step").str();

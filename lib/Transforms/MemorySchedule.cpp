@@ -108,7 +108,8 @@ void MemorySchedulePass::runOnOperation() {
     return signalPassFailure();
   }
   if (budget < 0) {
-    emitError(func.getLoc(), "memory-schedule: budget must be a byte count >= 0 (0: no budget), got ")
+    emitError(func.getLoc(), "memory-schedule: budget must be a byte count >= "
+                             "0 (0: no budget), got ")
         << static_cast<int64_t>(budget);
     return signalPassFailure();
   }

@@ -95,9 +95,9 @@ scheduleFunction(func::FuncOp func, const PartitionConcatOptions &options) {
 
 /// Partitions \p consumers on a copy of \p func and returns the best
 /// scheduled peak of the copy, or failure if no consumer could be rewritten.
-static FailureOr<int64_t> evaluateOnCopy(func::FuncOp func,
-                                         ArrayRef<Operation *> consumers,
-                                         const PartitionConcatOptions &options) {
+static FailureOr<int64_t>
+evaluateOnCopy(func::FuncOp func, ArrayRef<Operation *> consumers,
+               const PartitionConcatOptions &options) {
   func::FuncOp copy = func.clone();
   // Ops of the original and the copy correspond one to one in block order.
   DenseMap<Operation *, Operation *> copyOf;
@@ -233,7 +233,8 @@ mlir::memopt::evaluatePartitionPeaks(func::FuncOp func, uint64_t timeLimitMs) {
     return failure();
   peaks.inputPeak = evaluateSchedulePeak(*graph, graph->getProgramOrder());
   ScheduleResult scheduled = scheduleForMemory(
-      *graph, ScheduleAlgorithm::Exact, SchedulerLimits{timeLimitMs, schedule::kDefaultMaxStates});
+      *graph, ScheduleAlgorithm::Exact,
+      SchedulerLimits{timeLimitMs, schedule::kDefaultMaxStates});
   peaks.scheduledPeak = scheduled.peakBytes;
 
   func::FuncOp copy = func.clone();

@@ -60,12 +60,11 @@ static void copyDuplicateResults(func::FuncOp func) {
       if (!type || seen.insert(operand.get()).second)
         continue;
       OpBuilder builder(ret);
-      Value empty = tensor::EmptyOp::create(builder, ret.getLoc(),
-                                            type.getShape(),
-                                            type.getElementType());
-      operand.set(linalg::CopyOp::create(builder, ret.getLoc(), operand.get(),
-                                         empty)
-                      .getResult(0));
+      Value empty = tensor::EmptyOp::create(
+          builder, ret.getLoc(), type.getShape(), type.getElementType());
+      operand.set(
+          linalg::CopyOp::create(builder, ret.getLoc(), operand.get(), empty)
+              .getResult(0));
     }
   }
 }

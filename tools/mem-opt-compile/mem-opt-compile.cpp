@@ -300,8 +300,7 @@ static void writeHeader(raw_ostream &os, ModuleOp module,
       os << "/* SRAM for activations: the arena";
       if (figures.callerIO)
         os << " plus the caller's input and output buffers";
-      os << ". */\n#define " << upper << "_PREDICTED_PEAK " << *device
-         << "\n";
+      os << ". */\n#define " << upper << "_PREDICTED_PEAK " << *device << "\n";
       if (figures.modelPeak && *figures.modelPeak != *device)
         os << "/* The placement is above the liveness bound: */\n#define "
            << upper << "_LIVENESS_BOUND " << *figures.modelPeak << "\n";
@@ -328,8 +327,7 @@ static void writeHeader(raw_ostream &os, ModuleOp module,
          << "   arena + " << upper
          << "_OUT<i>_OFFSET after it. The call overwrites the inputs. */\n";
       for (auto [i, offset] : llvm::enumerate(inOffsets))
-        os << "#define " << upper << "_IN" << i << "_OFFSET " << offset
-           << "\n";
+        os << "#define " << upper << "_IN" << i << "_OFFSET " << offset << "\n";
       for (auto [i, offset] : llvm::enumerate(outOffsets))
         os << "#define " << upper << "_OUT" << i << "_OFFSET " << offset
            << "\n";
@@ -423,8 +421,7 @@ static LogicalResult renamePublicFunctions(ModuleOp module) {
              << func.getSymName() << " to @" << name
              << ": the module has a symbol of that name";
     if (failed(SymbolTable::replaceAllSymbolUses(func, newName, module)))
-      return func.emitError("cannot rename the uses of @")
-             << func.getSymName();
+      return func.emitError("cannot rename the uses of @") << func.getSymName();
     func.setSymName(newName);
   }
   return success();
@@ -547,7 +544,8 @@ static LogicalResult compile(MLIRContext &context) {
       };
       MemoryFigures figures = getMemoryFigures(func, info);
       llvm::outs() << info.name << ":";
-      llvm::outs() << " predicted_peak=" << figures.getDeviceBytes().value_or(0);
+      llvm::outs() << " predicted_peak="
+                   << figures.getDeviceBytes().value_or(0);
       show("schedule_peak", "memopt.peak_bytes");
       show("schedule_lower_bound", "memopt.lower_bound");
       show("arena", "memplan.arena_size");

@@ -383,9 +383,9 @@ public:
     Type inElement = typeOf(x).getElementType();
     return tosa::RescaleOp::create(
                builder, loc(name), type, x, scalar(i32, int64_t(1) << 30),
-               scalar(i8, shift), scalar(inElement, 0),
-               scalar(elementType, 0), /*scale32=*/true,
-               tosa::RoundingMode::SINGLE_ROUND, /*per_channel=*/false,
+               scalar(i8, shift), scalar(inElement, 0), scalar(elementType, 0),
+               /*scale32=*/true, tosa::RoundingMode::SINGLE_ROUND,
+               /*per_channel=*/false,
                /*input_unsigned=*/false, /*output_unsigned=*/false)
         .getOutput();
   }

@@ -29,8 +29,8 @@ namespace {
 class LiberisTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    module = parseTestFile(context,
-                           MEMOPT_SOURCE_DIR "/test/Inputs/liberis.mlir");
+    module =
+        parseTestFile(context, MEMOPT_SOURCE_DIR "/test/Inputs/liberis.mlir");
     ASSERT_TRUE(module);
     func = *module->getOps<func::FuncOp>().begin();
     liveness.emplace(func);

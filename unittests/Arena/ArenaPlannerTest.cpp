@@ -232,8 +232,7 @@ RC_GTEST_PROP(ArenaPlannerProperty, CapacityNeverCostsBytes, ()) {
   std::vector<ArenaBuffer> buffers = genBuffers(20, 100, 12);
   std::optional<ArenaPlan> unbounded = plan(buffers, PlacementAlgorithm::Best);
   RC_ASSERT(unbounded.has_value());
-  int64_t capacity =
-      unbounded->arenaSize + *rc::gen::inRange<int64_t>(0, 4096);
+  int64_t capacity = unbounded->arenaSize + *rc::gen::inRange<int64_t>(0, 4096);
   std::optional<ArenaPlan> bounded =
       plan(buffers, PlacementAlgorithm::Best, 16, capacity);
   RC_ASSERT(bounded.has_value());

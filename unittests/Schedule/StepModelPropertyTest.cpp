@@ -450,11 +450,11 @@ RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
 
 // Found by StepModelProperty (about once in 100,000 problems): the
 // free-block rule the exact search once had (docs/Scheduling.md, item 10)
-// was not sound, and is gone. Inputs x (59 B) and w (26 B); a reads x and w and makes r
-// (36 B, returned); b reads x and w; c (after a and b) reads r; d (after b)
-// reads x and makes s (1 B, returned); e (after a, b, d) reads r and s and
-// makes u (13 B, returned); f (after a, b, c, d) reads r and s and makes v
-// (16 B, returned) and a dead 56 B buffer. Order a b c d f e peaks at a's
+// was not sound, and is gone. Inputs x (59 B) and w (26 B); a reads x and w and
+// makes r (36 B, returned); b reads x and w; c (after a and b) reads r; d
+// (after b) reads x and makes s (1 B, returned); e (after a, b, d) reads r and
+// s and makes u (13 B, returned); f (after a, b, c, d) reads r and s and makes
+// v (16 B, returned) and a dead 56 B buffer. Order a b c d f e peaks at a's
 // step, 59 + 26 + 36 = 121 (f: 36 + 1 + 16 + 56 = 109; e: 36 + 1 + 16 + 13
 // = 66). After b, the block {a, d, e} frees x and w and keeps r, s and u
 // (85 -> 50 bytes), so the rule runs it at once; but e then runs before f,
