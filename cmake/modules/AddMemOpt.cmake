@@ -20,6 +20,8 @@ function(memopt_export_library name)
     ARCHIVE DESTINATION lib${LLVM_LIBDIR_SUFFIX} COMPONENT MemOptDevelopment
     LIBRARY DESTINATION lib${LLVM_LIBDIR_SUFFIX} COMPONENT MemOptDevelopment)
   set_property(GLOBAL APPEND PROPERTY MEMOPT_EXPORTED_LIBRARIES ${name})
+  # The same name for projects that add_subdirectory(mem-opt).
+  add_library(MemOpt::${name} ALIAS ${name})
 endfunction()
 
 function(add_memopt_library name)
