@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Arena/ArenaPlanner.h"
+#include "MemOpt/Support/Version.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -87,6 +88,7 @@ static Outcome run(llvm::ArrayRef<ArenaBuffer> buffers,
 }
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "mem-opt-arena-bench: compare arena placements\n");

@@ -19,6 +19,7 @@
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -106,6 +107,7 @@ static double median(SmallVector<double> values) {
 }
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM init(argc, argv);
   llvm::cl::ParseCommandLineOptions(
       argc, argv, "mem-opt-bench: compare memory schedulers on models\n");

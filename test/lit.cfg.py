@@ -66,3 +66,4 @@ config.substitutions.append((
     "/usr/bin/python3 %s --tools %s" % (
         os.path.join(config.memopt_src_root, "test", "Pipelines", "firmware",
                      "run_model.py"), config.memopt_tools_dir)))
+config.substitutions.append(("%memopt_version", config.memopt_version))

@@ -199,17 +199,19 @@ static LogicalResult rewritePaddedWindow(RewriterBase &rewriter,
   AffineExpr s1 = getAffineSymbolExpr(1, context);
   SmallVector<OpFoldResult> sourceOffsets, sizes, windowOffsets;
   for (auto [dim, offset] : llvm::enumerate(slice.getMixedOffsets())) {
+    // A copy: lambdas capture structured bindings only from C++20 on.
+    OpFoldResult offsetValue = offset;
     int64_t low = pad.getStaticLow()[dim];
     int64_t extent = sourceType.getDimSize(dim);
     int64_t size = windowType.getDimSize(dim);
     // The window covers rows [offset - low, offset - low + size) of %src;
     // clamp both ends to [0, extent].
-    auto clamp = [&, offset = offset](int64_t shift) {
+    auto clamp = [&](int64_t shift) {
       OpFoldResult lower = affine::makeComposedFoldedAffineMax(
           rewriter, loc,
           AffineMap::get(0, 1, {s0 + shift, getAffineConstantExpr(0, context)},
                          context),
-          {offset});
+          {offsetValue});
       return affine::makeComposedFoldedAffineMin(
           rewriter, loc,
           AffineMap::get(0, 1, {s0, getAffineConstantExpr(extent, context)},

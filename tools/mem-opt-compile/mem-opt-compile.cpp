@@ -22,6 +22,7 @@
 
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Pipelines/Pipelines.h"
+#include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -558,6 +559,7 @@ static LogicalResult compile(MLIRContext &context) {
 }
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM initLLVM(argc, argv);
   LLVMInitializeARMTargetInfo();
   LLVMInitializeARMTarget();

@@ -12,6 +12,7 @@
 
 #include "MemOpt/Import/Import.h"
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Support/Version.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
@@ -28,6 +29,7 @@ using namespace mlir;
 using namespace mlir::memopt;
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM initLLVM(argc, argv);
   static llvm::cl::opt<std::string> inputFile(
       llvm::cl::Positional, llvm::cl::desc("<model.onnx|model.tflite>"),

@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -795,6 +796,7 @@ static int runCompare(MLIRContext &context) {
 }
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();

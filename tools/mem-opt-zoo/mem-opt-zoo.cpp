@@ -15,6 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/Builders.h"
@@ -1487,6 +1488,7 @@ static void printStats(raw_ostream &os, StringRef modelName,
 } // namespace mlir
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   using namespace mlir::memopt;
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::HideUnrelatedOptions(zooCategory);

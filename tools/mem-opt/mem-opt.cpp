@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Support/Version.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
@@ -24,6 +25,7 @@ void registerTestPasses();
 } // namespace mlir
 
 int main(int argc, char **argv) {
+  mlir::memopt::registerVersionPrinter();
   mlir::registerAllPasses();
   mlir::memopt::registerAllPasses();
   mlir::memopt::test::registerTestPasses();
