@@ -263,11 +263,15 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   if (node.isView || node.outputs.size() != 1 || !node.fusedOps.empty())
     return;
   int64_t outputBytes = graph.buffers[node.outputs.front()].bytes;
-  // Elementwise ops write over an input that dies at them.
+  // Elementwise ops write over an input that dies at them, and an insert
+  // into a slice over its destination. A destination that is no buffer yet
+  // (a `tensor.empty`) is allocated by the insert.
   if (std::optional<unsigned> operand = getOverwrittenOperand(op)) {
-    BufferId input = *graph.lookupBuffer(op->getOperand(*operand));
-    node.inPlaceInput = input;
-    node.inPlaceSaving = std::min(graph.buffers[input].bytes, outputBytes);
+    if (std::optional<BufferId> input =
+            graph.lookupBuffer(op->getOperand(*operand))) {
+      node.inPlaceInput = *input;
+      node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
+    }
     return;
   }
   std::optional<BufferId> input = graph.lookupBuffer(op->getOperand(0));

@@ -71,6 +71,11 @@ bool mlir::memopt::isElementwiseOp(Operation *op) {
 }
 
 std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
+  if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+    if (canOverwriteOperand(insert.getDest(), insert.getType()))
+      return insert.getDestMutable().getOperandNumber();
+    return std::nullopt;
+  }
   if (!isElementwiseOp(op))
     return std::nullopt;
   Type resultType = op->getResult(0).getType();
@@ -300,4 +305,28 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
   return foldSubSteps(
       {{true, padBytes, false}, {!padBytes, padBytes + windowBytes, true}},
       inputBytes, outputBytes);
+}
+
+int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {
+  if (op->getNumResults() != 1 || op->getNumOperands() < 2)
+    return 0;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  auto weight = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+  if (!result || !weight || !result.hasStaticShape() ||
+      !weight.hasStaticShape())
+    return 0;
+  int64_t outputs = result.getNumElements();
+  // Weights: conv2d [OC, KH, KW, IC], conv3d [OC, KD, KH, KW, IC],
+  // depthwise [KH, KW, C, M]; matmul's second operand [N, C, W].
+  if (isa<tosa::Conv2DOp>(op))
+    return outputs * weight.getDimSize(1) * weight.getDimSize(2) *
+           weight.getDimSize(3);
+  if (isa<tosa::Conv3DOp>(op))
+    return outputs * weight.getDimSize(1) * weight.getDimSize(2) *
+           weight.getDimSize(3) * weight.getDimSize(4);
+  if (isa<tosa::DepthwiseConv2DOp>(op))
+    return outputs * weight.getDimSize(0) * weight.getDimSize(1);
+  if (isa<tosa::MatMulOp>(op))
+    return outputs * weight.getDimSize(1);
+  return 0;
 }

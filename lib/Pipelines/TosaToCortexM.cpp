@@ -130,7 +130,17 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
       return failure();
   }
 
-  // 2. Memory-aware schedule on TOSA; fails when the peak exceeds sram.
+  // 2. Optional patch-based inference of the prefix, then the memory-aware
+  // schedule on TOSA, which fails when the peak exceeds sram.
+  if (StringRef(options.patches) != "off") {
+    PatchPrefixPassOptions patch;
+    patch.patches = options.patches;
+    patch.maxMacOverhead = options.maxMacOverhead;
+    patch.model = MemoryModelKind::Lowering;
+    patch.io = options.io;
+    patch.alignment = options.alignment;
+    pm.addNestedPass<func::FuncOp>(createPatchPrefixPass(patch));
+  }
   {
     MemorySchedulePassOptions schedule;
     schedule.algorithm = options.schedule;
@@ -140,6 +150,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     schedule.model = MemoryModelKind::Lowering;
     schedule.io = options.io;
     schedule.alignment = options.alignment;
+    // Patches are independent chains whose interleavings the exact search
+    // cannot exhaust; a state budget it reaches well before the clock keeps
+    // the order deterministic (block order, patch by patch, at worst).
+    if (StringRef(options.patches) != "off")
+      schedule.maxStates = std::min<uint64_t>(schedule.maxStates, 1000000);
     pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(schedule));
   }
   if (stop == "schedule")

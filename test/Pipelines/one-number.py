@@ -15,7 +15,8 @@
 # The caller's bytes come from the TOSA signature (elements x element bytes;
 # none under io=arena). The planned arena is at least the bound; when the
 # placement is above it (printed), the header reports the placed arena.
-# Usage: one-number.py <mem-opt> [--zoo <mem-opt-zoo> <work dir>]
+# Usage: one-number.py <mem-opt> [--options <pipeline options>]
+#                      [--zoo <mem-opt-zoo> <work dir>]
 #                      [--random <count> <mem-opt-zoo> <work dir>] <model>...
 # --zoo adds every model of `mem-opt-zoo --list`, in f32 and int8; --random
 # adds <count> random DAGs: seeded Watts-Strogatz RandWire cells of 6-20
@@ -88,6 +89,9 @@ def random_models(count, zoo, work):
 
 def main():
     mem_opt, models = sys.argv[1], sys.argv[2:]
+    extra = ""
+    if models[:1] == ["--options"]:
+        extra, models = " " + models[1], models[2:]
     if models[:1] == ["--zoo"]:
         models = zoo_models(models[1], models[2]) + models[3:]
     if models[:1] == ["--random"]:
@@ -99,7 +103,7 @@ def main():
         for io in ("arena", "caller"):
             res = subprocess.run(
                 [mem_opt, model,
-                 "--cortex-m-pipeline=stop-after=plan io=" + io],
+                 "--cortex-m-pipeline=stop-after=plan io=" + io + extra],
                 capture_output=True, text=True)
             if res.returncode:
                 print("error: %s io=%s: pipeline failed\n%s" % (

@@ -92,6 +92,17 @@ static cl::opt<std::string>
 static cl::opt<std::string> partitionMode("partition",
                                           cl::desc("auto, off or always"),
                                           cl::init("off"));
+static cl::opt<std::string> patchesMode(
+    "patches",
+    cl::desc("Run the memory-heavy prefix one spatial patch at a time: off, "
+             "auto (the grid with the smallest SRAM within "
+             "--max-mac-overhead) or <rows>x<cols>"),
+    cl::init("off"));
+static cl::opt<double> maxMacOverhead(
+    "max-mac-overhead",
+    cl::desc("Largest extra multiply-accumulates --patches=auto may add, in "
+             "percent of the model's"),
+    cl::init(20.0));
 static cl::opt<int64_t>
     alignment("alignment", cl::desc("Arena alignment in bytes"), cl::init(16));
 static cl::opt<IOPlacement> ioPlacement(
@@ -453,6 +464,8 @@ static LogicalResult compile(MLIRContext &context) {
   options.sram = sramBytes;
   options.schedule = scheduleName;
   options.partition = partitionMode;
+  options.patches = patchesMode;
+  options.maxMacOverhead = maxMacOverhead;
   options.placement = placementName;
   options.alignment = alignment;
   options.io = ioPlacement;

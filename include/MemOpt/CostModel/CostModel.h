@@ -89,9 +89,11 @@ bool canOverwriteOperand(Value input, Type resultType);
 /// whose operands of the result's type are read through identity maps.
 bool isElementwiseOp(Operation *op);
 
-/// Returns the operand of the TOSA op \p op whose buffer its result
-/// overwrites in the lowering, if any: the first operand that
-/// canOverwriteOperand accepts, for an elementwise op.
+/// Returns the operand of \p op whose buffer its result overwrites in the
+/// lowering, if any: for an elementwise TOSA op, the first operand that
+/// canOverwriteOperand accepts; for a `tensor.insert_slice` (the patches of
+/// `patch-prefix`), its destination, when canOverwriteOperand accepts it
+/// (the source is copied into its slice of the destination's buffer).
 std::optional<unsigned> getOverwrittenOperand(Operation *op);
 
 /// Returns true if the int8 convolution, depthwise convolution or matmul
@@ -128,6 +130,11 @@ struct OpWorkspace {
 /// scratch buffer takes its size rounded up to \p alignment.
 OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
                                  int64_t outputBytes, int64_t alignment);
+
+/// Returns the multiply-accumulates of the TOSA op \p op: output elements
+/// times the products per element of a convolution (2-d or 3-d), depthwise
+/// convolution or matmul; 0 for every other op.
+int64_t getMultiplyAccumulates(Operation *op);
 
 } // namespace memopt
 } // namespace mlir

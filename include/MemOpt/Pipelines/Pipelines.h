@@ -63,6 +63,20 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Partition concat+conv before scheduling: auto, off or "
                      "always (auto/always need the partition-concat pass)"),
       llvm::cl::init("off")};
+  /// Patch-based inference of the network's prefix (patch-prefix).
+  PassOptions::Option<std::string> patches{
+      *this, "patches",
+      llvm::cl::desc("Run the memory-heavy prefix of the network one spatial "
+                     "patch at a time: off (default), auto (the grid with "
+                     "the smallest peak within max-mac-overhead) or "
+                     "<rows>x<cols>"),
+      llvm::cl::init("off")};
+  /// MAC limit of patches=auto.
+  PassOptions::Option<double> maxMacOverhead{
+      *this, "max-mac-overhead",
+      llvm::cl::desc("Largest extra multiply-accumulates patches=auto may "
+                     "add, in percent of the model's (default 20)"),
+      llvm::cl::init(20.0)};
   /// Scheduling algorithm of memory-schedule.
   PassOptions::Option<std::string> schedule{
       *this, "schedule",

@@ -181,6 +181,60 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
   ];
 }
 
+def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
+  let summary = "Run the memory-heavy prefix of a network one spatial patch "
+                "at a time (patch-based inference)";
+  let description = [{
+    MCUNetV2's patch-based inference as an identity rewrite on TOSA. The
+    prefix of the function up to a cut value `%v` (every op before it in
+    block order, with `%v` the only value the rest reads) is cloned once per
+    patch of a grid over `%v`'s height and width. Each clone computes only
+    its patch of `%v`, from the slice of the input its receptive field needs:
+    overlapping halos are recomputed, convolution and pooling padding is kept
+    at the image borders only, and grids that do not divide the image give
+    patches whose sizes differ by one row or column. Each patch is inserted
+    into its slice of `%v` (`tensor.insert_slice`, in place), so only the
+    prefix's input, `%v` and one patch's intermediates are live at a time,
+    which the memory model counts. The results do not change: every output
+    element is computed from the same inputs by the same arithmetic.
+
+    Ops the prefix may hold: `tosa.conv2d`, `tosa.depthwise_conv2d`,
+    `tosa.avg_pool2d`, `tosa.max_pool2d` (any stride, dilation and padding),
+    elementwise ops (residual adds, `tosa.rescale`, clamps; operands of
+    height and width 1 are broadcast) and channel concats, on NHWC tensors.
+
+    `patches=auto` (default) tries every cut and square grids from 2x2 to
+    `max-grid` and keeps the one with the smallest predicted peak (under the
+    memory model options, in block order) among those whose extra
+    multiply-accumulates stay within `max-mac-overhead` percent of the whole
+    function's, if it is smaller than the peak the exact scheduler finds
+    without patches. Ties go to fewer patches, then to the earlier cut; the
+    choice is deterministic. `patches=<rows>x<cols>` forces a grid on
+    the longest prefix whose extra multiply-accumulates stay within the
+    limit (or the shortest it fits if none does), `patches=off` does
+    nothing. The choice is
+    attached to the function as `memopt.patches` (cut op, grid, MACs before
+    and after, predicted peak before and after).
+  }];
+  let options = !listconcat(CostModelOptions, [
+    Option<"patches", "patches", "std::string", /*default=*/"\"auto\"",
+           "`auto`: the best grid within the MAC limit, if it lowers the "
+           "peak; `<rows>x<cols>`: that grid; `off`: no patches">,
+    Option<"maxMacOverhead", "max-mac-overhead", "double",
+           /*default=*/"20.0",
+           "Largest extra multiply-accumulates of patches=auto, in percent "
+           "of the function's (default 20)">,
+    Option<"maxGrid", "max-grid", "unsigned", /*default=*/"8",
+           "Largest number of patch rows and columns patches=auto tries "
+           "(default 8)">,
+  ]);
+  let statistics = [
+    Statistic<"prefixesPatched", "prefixes-patched",
+              "Functions whose prefix runs patch by patch">,
+  ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
 def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
   let summary = "Split convolutions that read a channel concat into "
                 "per-branch partial convolutions (identity rewrites)";

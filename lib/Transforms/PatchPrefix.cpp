@@ -1,0 +1,730 @@
+//===- PatchPrefix.cpp - patch-based inference of a network prefix --------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `patch-prefix` pass: MCUNetV2's patch-based inference as an identity
+// rewrite on TOSA. The prefix of a function up to a cut value is cloned once
+// per patch of a grid over the cut's height and width; each clone computes
+// its patch from the input region its receptive field needs, and inserts it
+// into its slice of the cut value. The memory model (tensor.insert_slice
+// writes in place, slices are views) counts exactly what the lowering
+// allocates, so the scheduler and the arena planner see the patched peak.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Schedule/StepModel.h"
+#include "MemOpt/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/FormatVariadic.h"
+
+namespace mlir {
+namespace memopt {
+#define GEN_PASS_DEF_PATCHPREFIXPASS
+#include "MemOpt/Transforms/Passes.h.inc"
+} // namespace memopt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// A half-open box [h0, h1) x [w0, w1) of the height and width of an NHWC
+/// tensor.
+struct Box {
+  int64_t h0 = 0, h1 = 0, w0 = 0, w1 = 0;
+
+  int64_t getHeight() const { return h1 - h0; }
+  int64_t getWidth() const { return w1 - w0; }
+  int64_t getArea() const { return getHeight() * getWidth(); }
+  bool operator==(const Box &other) const {
+    return h0 == other.h0 && h1 == other.h1 && w0 == other.w0 &&
+           w1 == other.w1;
+  }
+  /// Returns the smallest region holding this one and \p other.
+  Box unite(const Box &other) const {
+    return {std::min(h0, other.h0), std::max(h1, other.h1),
+            std::min(w0, other.w0), std::max(w1, other.w1)};
+  }
+};
+
+/// The window of a convolution or pooling along one spatial dimension.
+struct Window {
+  int64_t kernel = 1, stride = 1, dilation = 1, padBefore = 0, padAfter = 0;
+};
+
+/// The input rows [lo, hi) one dimension of a windowed op reads for output
+/// rows [o0, o1), and the padding it needs around them.
+struct Span {
+  int64_t lo = 0, hi = 0, padBefore = 0, padAfter = 0;
+};
+
+/// One way to patch a function: its cut, the grid, and what it costs.
+struct PatchPlan {
+  /// Index of the cut op in the list of activation ops.
+  unsigned cut = 0;
+  int64_t rows = 1, cols = 1;
+  /// Multiply-accumulates of the whole function, unpatched and patched.
+  int64_t macsBefore = 0, macsAfter = 0;
+};
+} // namespace
+
+/// Returns the input span that \p window reads for output rows [o0, o1) of an
+/// input of \p inputSize rows.
+static Span getInputSpan(const Window &window, int64_t o0, int64_t o1,
+                         int64_t inputSize) {
+  int64_t lo = o0 * window.stride - window.padBefore;
+  int64_t hi = (o1 - 1) * window.stride - window.padBefore +
+               (window.kernel - 1) * window.dilation + 1;
+  int64_t clampedLo = std::max<int64_t>(lo, 0);
+  int64_t clampedHi = std::min(hi, inputSize);
+  return {clampedLo, clampedHi, clampedLo - lo, hi - clampedHi};
+}
+
+/// Returns the windows (height, width) of a convolution or pooling \p op, or
+/// nothing for other ops.
+static std::optional<std::array<Window, 2>> getWindows(Operation *op) {
+  auto array = [&](StringRef name) -> ArrayRef<int64_t> {
+    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return attr.asArrayRef();
+    return {};
+  };
+  ArrayRef<int64_t> pad = array("pad"), stride = array("stride");
+  ArrayRef<int64_t> dilation = array("dilation");
+  int64_t kernel[2];
+  if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(op)) {
+    auto weight = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+    if (!weight || weight.getRank() != 4 || !weight.hasStaticShape())
+      return std::nullopt;
+    // conv2d [OC, KH, KW, IC]; depthwise [KH, KW, C, M].
+    unsigned first = isa<tosa::Conv2DOp>(op) ? 1 : 0;
+    kernel[0] = weight.getDimSize(first);
+    kernel[1] = weight.getDimSize(first + 1);
+  } else if (isa<tosa::AvgPool2dOp, tosa::MaxPool2dOp>(op)) {
+    ArrayRef<int64_t> size = array("kernel");
+    if (size.size() != 2)
+      return std::nullopt;
+    kernel[0] = size[0];
+    kernel[1] = size[1];
+  } else {
+    return std::nullopt;
+  }
+  if (pad.size() != 4 || stride.size() != 2 ||
+      (!dilation.empty() && dilation.size() != 2))
+    return std::nullopt;
+  std::array<Window, 2> windows;
+  for (unsigned dim = 0; dim < 2; ++dim)
+    windows[dim] = {kernel[dim], stride[dim],
+                    dilation.empty() ? 1 : dilation[dim], pad[2 * dim],
+                    pad[2 * dim + 1]};
+  return windows;
+}
+
+/// Returns \p type if it is a static NHWC tensor, else null.
+static RankedTensorType getImageType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() != 4 || !tensor.hasStaticShape())
+    return {};
+  return tensor;
+}
+
+/// Returns the values of the `tosa.const_shape` \p value, or nothing.
+static std::optional<SmallVector<int64_t>> getShapeValues(Value value) {
+  SmallVector<int64_t> values;
+  Operation *def = value.getDefiningOp();
+  if (!def || !tosa::getConstShapeValues(def, values))
+    return std::nullopt;
+  return values;
+}
+
+/// Returns the dimensions of \p op's activation operands that hold the
+/// height and width of its result: 1 and 2 (NHWC), except for a transpose,
+/// whose permutation says where they come from.
+static std::array<unsigned, 2> getOperandSpatialDims(Operation *op) {
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
+    ArrayRef<int32_t> perms = transpose.getPerms();
+    return {static_cast<unsigned>(perms[1]), static_cast<unsigned>(perms[2])};
+  }
+  return {1, 2};
+}
+
+/// Returns the region of operand \p operand of \p op that computing the
+/// region \p out of its result reads, with the padding a windowed op needs
+/// around it in \p pad (top, bottom, left, right). Operands of height or
+/// width 1 are broadcast and read whole along that dimension.
+static Box getOperandRegion(Operation *op, Value operand,
+                               const Box &out,
+                               SmallVectorImpl<int64_t> *pad = nullptr) {
+  RankedTensorType type = getImageType(operand.getType());
+  std::array<unsigned, 2> dims = getOperandSpatialDims(op);
+  int64_t height = type.getDimSize(dims[0]), width = type.getDimSize(dims[1]);
+  if (isa<tosa::TransposeOp>(op))
+    return out;
+  if (isa<tosa::SliceOp>(op)) {
+    SmallVector<int64_t> start = *getShapeValues(op->getOperand(1));
+    return {out.h0 + start[1], out.h1 + start[1], out.w0 + start[2],
+            out.w1 + start[2]};
+  }
+  if (isa<tosa::PadOp>(op)) {
+    // Output row o reads input row o - padBefore, or is padding.
+    SmallVector<int64_t> padding = *getShapeValues(op->getOperand(1));
+    Window h{1, 1, 1, padding[2], padding[3]};
+    Window w{1, 1, 1, padding[4], padding[5]};
+    Span hs = getInputSpan(h, out.h0, out.h1, height);
+    Span ws = getInputSpan(w, out.w0, out.w1, width);
+    if (pad)
+      pad->assign({0, 0, hs.padBefore, hs.padAfter, ws.padBefore,
+                   ws.padAfter, 0, 0});
+    return {hs.lo, hs.hi, ws.lo, ws.hi};
+  }
+  if (std::optional<std::array<Window, 2>> windows = getWindows(op)) {
+    Span h = getInputSpan((*windows)[0], out.h0, out.h1, height);
+    Span w = getInputSpan((*windows)[1], out.w0, out.w1, width);
+    if (pad)
+      pad->assign({h.padBefore, h.padAfter, w.padBefore, w.padAfter});
+    return {h.lo, h.hi, w.lo, w.hi};
+  }
+  Box region = out;
+  if (height == 1)
+    region.h0 = 0, region.h1 = 1;
+  if (width == 1)
+    region.w0 = 0, region.w1 = 1;
+  return region;
+}
+
+/// Returns true if the rewrite can compute \p op patch by patch: a windowed
+/// op over its input 0, an elementwise op or a concat along channels, on
+/// static NHWC tensors whose height and width equal the result's or are 1;
+/// \p isActivation tells which operands are activations (the rest are
+/// weights and pass through).
+static bool isPatchable(Operation *op,
+                        function_ref<bool(Value)> isActivation) {
+  if (op->getNumResults() != 1)
+    return false;
+  RankedTensorType result = getImageType(op->getResult(0).getType());
+  if (!result)
+    return false;
+  if (!isActivation(op->getOperand(0)) ||
+      !getImageType(op->getOperand(0).getType()))
+    return false;
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
+    return transpose.getPerms()[0] == 0;
+  if (isa<tosa::SliceOp>(op))
+    return getShapeValues(op->getOperand(1)).has_value();
+  if (isa<tosa::PadOp>(op)) {
+    // Padding along height and width only.
+    std::optional<SmallVector<int64_t>> padding =
+        getShapeValues(op->getOperand(1));
+    return padding && padding->size() == 8 && (*padding)[0] == 0 &&
+           (*padding)[1] == 0 && (*padding)[6] == 0 && (*padding)[7] == 0;
+  }
+  bool windowed = getWindows(op).has_value();
+  if (!windowed && !isElementwiseOp(op)) {
+    auto concat = dyn_cast<tosa::ConcatOp>(op);
+    if (!concat || concat.getAxis() != 3)
+      return false;
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isActivation(operand.get()))
+      continue;
+    RankedTensorType type = getImageType(operand.get().getType());
+    if (!type)
+      return false;
+    if (windowed) {
+      if (operand.getOperandNumber() != 0)
+        return false;
+      continue;
+    }
+    for (unsigned dim : {1u, 2u})
+      if (type.getDimSize(dim) != 1 &&
+          type.getDimSize(dim) != result.getDimSize(dim))
+        return false;
+  }
+  return true;
+}
+
+namespace {
+/// The activation ops of a function in block order, and the cuts after which
+/// one value alone is live.
+class PrefixAnalysis {
+public:
+  explicit PrefixAnalysis(func::FuncOp func);
+
+  /// Ops that read an activation (a function argument or the result of
+  /// another activation op), in block order.
+  SmallVector<Operation *> ops;
+  /// Indices into `ops` of the valid cuts: every op up to the cut is
+  /// patchable, the cut's single NHWC result is the only prefix value read
+  /// after it, and the prefix holds a convolution or pooling.
+  SmallVector<unsigned> cuts;
+  /// Multiply-accumulates of every op of the function.
+  int64_t totalMacs = 0;
+
+  bool isActivation(Value value) const { return activations.contains(value); }
+
+private:
+  DenseSet<Value> activations;
+};
+} // namespace
+
+PrefixAnalysis::PrefixAnalysis(func::FuncOp func) {
+  Block &body = func.getBody().front();
+  for (BlockArgument arg : body.getArguments())
+    activations.insert(arg);
+  for (Operation &op : body.without_terminator()) {
+    totalMacs += getMultiplyAccumulates(&op);
+    if (llvm::none_of(op.getOperands(),
+                      [&](Value v) { return activations.contains(v); }))
+      continue;
+    ops.push_back(&op);
+    activations.insert(op.result_begin(), op.result_end());
+  }
+  // Position of every activation op, and the last position reading each
+  // value (the terminator reads after everything).
+  DenseMap<Operation *, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(ops))
+    position[op] = index;
+  unsigned end = ops.size();
+  auto lastUse = [&](Value value) {
+    unsigned last = 0;
+    for (Operation *user : value.getUsers()) {
+      auto it = position.find(user);
+      last = std::max(last, it == position.end() ? end : it->second);
+    }
+    return last;
+  };
+  // Values of the prefix still read after it, counted incrementally.
+  DenseMap<unsigned, unsigned> closingAt;
+  unsigned open = 0;
+  bool windowed = false;
+  auto isAct = [&](Value v) { return isActivation(v); };
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (!isPatchable(op, isAct))
+      break;
+    windowed |= getWindows(op).has_value();
+    Value result = op->getResult(0);
+    unsigned last = lastUse(result);
+    if (last > index) {
+      ++open;
+      ++closingAt[last];
+    }
+    // Values whose last reader is this op close here.
+    if (auto it = closingAt.find(index); it != closingAt.end())
+      open -= it->second;
+    if (windowed && open == 1 && last > index)
+      cuts.push_back(index);
+  }
+}
+
+/// Returns the rows [begin, end) of part \p index of \p parts of \p size.
+static std::pair<int64_t, int64_t> getPart(int64_t size, int64_t parts,
+                                           int64_t index) {
+  return {index * size / parts, (index + 1) * size / parts};
+}
+
+/// Returns the region each prefix value (up to and including op \p cut of
+/// \p analysis) must hold to compute the patch \p out of the cut value.
+/// Values the patch does not need have no entry.
+static DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
+                                                unsigned cut,
+                                                const Box &out) {
+  DenseMap<Value, Box> needed;
+  needed[analysis.ops[cut]->getResult(0)] = out;
+  for (int index = cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    auto it = needed.find(op->getResult(0));
+    if (it == needed.end())
+      continue;
+    Box region = it->second;
+    for (Value operand : op->getOperands()) {
+      if (!analysis.isActivation(operand))
+        continue;
+      Box in = getOperandRegion(op, operand, region);
+      auto [entry, inserted] = needed.try_emplace(operand, in);
+      if (!inserted)
+        entry->second = entry->second.unite(in);
+    }
+  }
+  return needed;
+}
+
+/// Returns the multiply-accumulates of the prefix up to op \p cut when it
+/// runs as the \p rows x \p cols grid (1 x 1: unpatched).
+static int64_t getPrefixMacs(const PrefixAnalysis &analysis, unsigned cut,
+                             int64_t rows, int64_t cols) {
+  RankedTensorType cutType =
+      getImageType(analysis.ops[cut]->getResult(0).getType());
+  int64_t macs = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t col = 0; col < cols; ++col) {
+      auto [h0, h1] = getPart(cutType.getDimSize(1), rows, row);
+      auto [w0, w1] = getPart(cutType.getDimSize(2), cols, col);
+      DenseMap<Value, Box> needed =
+          getNeededRegions(analysis, cut, {h0, h1, w0, w1});
+      for (unsigned index = 0; index <= cut; ++index) {
+        Operation *op = analysis.ops[index];
+        auto it = needed.find(op->getResult(0));
+        int64_t opMacs = getMultiplyAccumulates(op);
+        if (it == needed.end() || opMacs == 0)
+          continue;
+        RankedTensorType type = getImageType(op->getResult(0).getType());
+        macs += opMacs / (type.getDimSize(1) * type.getDimSize(2)) *
+                it->second.getArea();
+      }
+    }
+  }
+  return macs;
+}
+
+/// Returns the region \p want of \p value, which holds the region \p have
+/// along its dimensions \p dims: a view made with \p builder. The other
+/// dimensions are taken whole, unless \p start and \p size (one entry per
+/// dimension, as a `tosa.slice`'s) say otherwise.
+static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
+                         const Box &have, const Box &want,
+                         std::array<unsigned, 2> dims = {1, 2},
+                         ArrayRef<int64_t> start = {},
+                         ArrayRef<int64_t> size = {}) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> offsets(4, 0), sizes(type.getShape());
+  if (!start.empty()) {
+    offsets.assign(start.begin(), start.end());
+    sizes.assign(size.begin(), size.end());
+  }
+  offsets[dims[0]] = want.h0 - have.h0;
+  offsets[dims[1]] = want.w0 - have.w0;
+  sizes[dims[0]] = want.getHeight();
+  sizes[dims[1]] = want.getWidth();
+  if (llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
+      ArrayRef<int64_t>(sizes) == type.getShape())
+    return value;
+  SmallVector<int64_t> strides(4, 1);
+  MLIRContext *context = builder.getContext();
+  return tensor::ExtractSliceOp::create(
+      builder, loc, value, getAsIndexOpFoldResult(context, offsets),
+      getAsIndexOpFoldResult(context, sizes),
+      getAsIndexOpFoldResult(context, strides));
+}
+
+/// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
+/// grid of patches. Fails (and leaves \p func to be discarded) if a patch
+/// would read no input row or the result does not verify.
+static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
+                                    const PatchPlan &plan) {
+  Operation *cutOp = analysis.ops[plan.cut];
+  Value cutValue = cutOp->getResult(0);
+  auto cutType = cast<RankedTensorType>(cutValue.getType());
+  OpBuilder builder(cutOp->getContext());
+  builder.setInsertionPointAfter(cutOp);
+  Location loc = cutOp->getLoc();
+  Value whole;
+  for (int64_t row = 0; row < plan.rows; ++row) {
+    for (int64_t col = 0; col < plan.cols; ++col) {
+      auto [h0, h1] = getPart(cutType.getDimSize(1), plan.rows, row);
+      auto [w0, w1] = getPart(cutType.getDimSize(2), plan.cols, col);
+      Box out{h0, h1, w0, w1};
+      DenseMap<Value, Box> needed =
+          getNeededRegions(analysis, plan.cut, out);
+      // The patch value of every prefix value, and the region it holds.
+      DenseMap<Value, std::pair<Value, Box>> patch;
+      auto lookup = [&](Value original,
+                        std::array<unsigned, 2> dims) -> std::pair<Value, Box> {
+        auto it = patch.find(original);
+        if (it != patch.end())
+          return it->second;
+        // A function argument: a view of the region the patch reads.
+        auto type = cast<RankedTensorType>(original.getType());
+        Box all{0, type.getDimSize(dims[0]), 0, type.getDimSize(dims[1])};
+        Box region = needed.lookup(original);
+        Value view = sliceRegion(builder, loc, original, all, region, dims);
+        patch[original] = {view, region};
+        return {view, region};
+      };
+      for (unsigned index = 0; index <= plan.cut; ++index) {
+        Operation *op = analysis.ops[index];
+        auto it = needed.find(op->getResult(0));
+        if (it == needed.end())
+          continue;
+        Box region = it->second;
+        if (region.getHeight() <= 0 || region.getWidth() <= 0)
+          return failure();
+        std::array<unsigned, 2> dims = getOperandSpatialDims(op);
+        if (isa<tosa::SliceOp>(op)) {
+          // A slice is a view of its operand's patch.
+          Box want = getOperandRegion(op, op->getOperand(0), region);
+          auto [value, have] = lookup(op->getOperand(0), dims);
+          SmallVector<int64_t> start = *getShapeValues(op->getOperand(1));
+          SmallVector<int64_t> size = *getShapeValues(op->getOperand(2));
+          patch[op->getResult(0)] = {
+              sliceRegion(builder, op->getLoc(), value, have, want, dims,
+                          start, size),
+              region};
+          continue;
+        }
+        IRMapping mapping;
+        SmallVector<int64_t> pad;
+        for (Value operand : op->getOperands()) {
+          if (!analysis.isActivation(operand) || mapping.contains(operand))
+            continue;
+          Box want = getOperandRegion(op, operand, region, &pad);
+          if (want.getHeight() <= 0 || want.getWidth() <= 0)
+            return failure();
+          auto [value, have] = lookup(operand, dims);
+          mapping.map(operand, sliceRegion(builder, op->getLoc(), value,
+                                           have, want, dims));
+        }
+        if (isa<tosa::PadOp>(op)) {
+          ImplicitLocOpBuilder shapeBuilder(op->getLoc(), builder);
+          mapping.map(op->getOperand(1),
+                      tosa::getTosaConstShape(shapeBuilder, pad));
+        }
+        Operation *clone = builder.clone(*op, mapping);
+        auto type = cast<RankedTensorType>(op->getResult(0).getType());
+        clone->getResult(0).setType(RankedTensorType::get(
+            {type.getDimSize(0), region.getHeight(), region.getWidth(),
+             type.getDimSize(3)},
+            type.getElementType()));
+        if (getWindows(op))
+          clone->setAttr("pad", builder.getDenseI64ArrayAttr(pad));
+        patch[op->getResult(0)] = {clone->getResult(0), region};
+      }
+      if (!whole)
+        whole = tensor::EmptyOp::create(builder, loc, cutType.getShape(),
+                                        cutType.getElementType());
+      SmallVector<int64_t> offsets = {0, h0, w0, 0};
+      SmallVector<int64_t> sizes = {cutType.getDimSize(0), h1 - h0, w1 - w0,
+                                    cutType.getDimSize(3)};
+      SmallVector<int64_t> strides(4, 1);
+      MLIRContext *context = builder.getContext();
+      whole = tensor::InsertSliceOp::create(
+          builder, loc, patch[cutValue].first, whole,
+          getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, sizes),
+          getAsIndexOpFoldResult(context, strides));
+    }
+  }
+  cutValue.replaceAllUsesExcept(whole, whole.getDefiningOp());
+  // The original prefix is dead now (its only outside value was the cut).
+  for (int index = plan.cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    // Patch 0's insert read the cut through the mapping, not directly.
+    if (!op->use_empty())
+      return failure();
+    op->erase();
+  }
+  return success();
+}
+
+/// Returns the peak of \p func under \p options in block order, or failure
+/// (with errors emitted) if it cannot be modelled.
+static FailureOr<int64_t> getBlockOrderPeak(func::FuncOp func,
+                                            const CostModelOptions &options) {
+  FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
+  if (failed(graph))
+    return failure();
+  return evaluateSchedulePeak(*graph, graph->getProgramOrder());
+}
+
+/// Returns the peak of \p plan: patches a copy of \p func and measures it.
+static FailureOr<int64_t> evaluatePlan(func::FuncOp func,
+                                       const PatchPlan &plan,
+                                       const CostModelOptions &options) {
+  func::FuncOp copy = func.clone();
+  FailureOr<int64_t> peak = failure();
+  {
+    PrefixAnalysis analysis(copy);
+    if (succeeded(applyPatchPlan(analysis, plan)) && succeeded(verify(copy)))
+      peak = getBlockOrderPeak(copy, options);
+  }
+  copy.erase();
+  return peak;
+}
+
+/// Parses "<rows>x<cols>" into \p rows and \p cols.
+static bool parseGrid(StringRef text, int64_t &rows, int64_t &cols) {
+  auto [left, right] = text.split('x');
+  return !left.getAsInteger(10, rows) && !right.getAsInteger(10, cols) &&
+         rows > 0 && cols > 0;
+}
+
+namespace {
+struct PatchPrefixPass
+    : public memopt::impl::PatchPrefixPassBase<PatchPrefixPass> {
+  using PatchPrefixPassBase::PatchPrefixPassBase;
+
+  void runOnOperation() override;
+
+private:
+  /// Chooses the plan of patches=auto, or nothing if none lowers the peak.
+  FailureOr<std::optional<PatchPlan>>
+  chooseAutoPlan(func::FuncOp func, const PrefixAnalysis &analysis,
+                 const CostModelOptions &options, int64_t &peakBefore,
+                 int64_t &peakAfter);
+};
+} // namespace
+
+FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
+    func::FuncOp func, const PrefixAnalysis &analysis,
+    const CostModelOptions &options, int64_t &peakBefore,
+    int64_t &peakAfter) {
+  FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
+  if (failed(graph))
+    return failure();
+  // What the scheduler reaches without patches, and the live bytes of each
+  // step in block order, whose suffix after a cut patches cannot change.
+  ScheduleResult unpatched = scheduleForMemory(
+      *graph, ScheduleAlgorithm::Exact,
+      SchedulerLimits{schedule::kDefaultTimeLimitMs, schedule::kDefaultMaxStates});
+  peakBefore = unpatched.peakBytes;
+  schedule::Problem problem = buildScheduleProblem(*graph);
+  schedule::Evaluation profile =
+      schedule::evaluate(problem, graph->getProgramOrder());
+  SmallVector<int64_t> suffixPeak(profile.liveBytes.size() + 1, 0);
+  for (int step = profile.liveBytes.size() - 1; step >= 0; --step)
+    suffixPeak[step] = std::max(suffixPeak[step + 1], profile.liveBytes[step]);
+
+  std::optional<PatchPlan> best;
+  int64_t bestPeak = peakBefore;
+  double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
+  for (unsigned cut : analysis.cuts) {
+    std::optional<NodeId> node = graph->lookupNode(analysis.ops[cut]);
+    if (!node)
+      continue;
+    // Steps after the cut are unchanged (the cut's node is step *node in
+    // block order): a plan there cannot beat their peak.
+    if (suffixPeak[*node + 1] >= bestPeak)
+      continue;
+    RankedTensorType cutType =
+        getImageType(analysis.ops[cut]->getResult(0).getType());
+    int64_t prefixMacs = getPrefixMacs(analysis, cut, 1, 1);
+    for (int64_t grid = 2; grid <= maxGrid; ++grid) {
+      if (grid > cutType.getDimSize(1) || grid > cutType.getDimSize(2))
+        break;
+      PatchPlan plan{cut, grid, grid, analysis.totalMacs, 0};
+      plan.macsAfter = analysis.totalMacs - prefixMacs +
+                       getPrefixMacs(analysis, cut, grid, grid);
+      if (plan.macsAfter - plan.macsBefore > limit)
+        break;
+      FailureOr<int64_t> peak = evaluatePlan(func, plan, options);
+      if (succeeded(peak) && *peak < bestPeak) {
+        bestPeak = *peak;
+        best = plan;
+      }
+    }
+  }
+  peakAfter = bestPeak;
+  return best;
+}
+
+void PatchPrefixPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  if (patches == "off" || func.isExternal())
+    return markAllAnalysesPreserved();
+  int64_t rows = 0, cols = 0;
+  bool isAuto = patches == "auto";
+  if (!isAuto && !parseGrid(patches, rows, cols)) {
+    emitError(func.getLoc(), "patch-prefix: patches must be 'auto', 'off' or "
+                             "<rows>x<cols> with positive counts, not '")
+        << patches << "'";
+    return signalPassFailure();
+  }
+  if (maxMacOverhead < 0) {
+    emitError(func.getLoc(),
+              "patch-prefix: max-mac-overhead must be a percentage >= 0");
+    return signalPassFailure();
+  }
+  if (!func.getBody().hasOneBlock())
+    return markAllAnalysesPreserved();
+  CostModelOptions options{model, io, alignment};
+  PrefixAnalysis analysis(func);
+  if (analysis.cuts.empty()) {
+    if (!isAuto)
+      emitWarning(func.getLoc(),
+                  "patch-prefix: no prefix of convolutions, poolings and "
+                  "elementwise ops ends in a single value; nothing patched");
+    return markAllAnalysesPreserved();
+  }
+
+  std::optional<PatchPlan> plan;
+  int64_t peakBefore = 0, peakAfter = 0;
+  if (isAuto) {
+    FailureOr<std::optional<PatchPlan>> chosen =
+        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter);
+    if (failed(chosen))
+      return signalPassFailure();
+    plan = *chosen;
+  } else {
+    // The forced grid, on the longest prefix within the MAC limit (or the
+    // shortest one the grid fits if none is).
+    FailureOr<int64_t> unpatched = getBlockOrderPeak(func, options);
+    if (failed(unpatched))
+      return signalPassFailure();
+    peakBefore = *unpatched;
+    double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
+    for (unsigned cut : llvm::reverse(analysis.cuts)) {
+      RankedTensorType cutType =
+          getImageType(analysis.ops[cut]->getResult(0).getType());
+      if (rows > cutType.getDimSize(1) || cols > cutType.getDimSize(2))
+        continue;
+      PatchPlan candidate{cut, rows, cols, analysis.totalMacs, 0};
+      candidate.macsAfter = analysis.totalMacs -
+                            getPrefixMacs(analysis, cut, 1, 1) +
+                            getPrefixMacs(analysis, cut, rows, cols);
+      plan = candidate;
+      if (candidate.macsAfter - candidate.macsBefore <= limit)
+        break;
+    }
+    if (!plan) {
+      emitWarning(func.getLoc(), "patch-prefix: no cut is at least ")
+          << rows << "x" << cols << " pixels; nothing patched";
+      return markAllAnalysesPreserved();
+    }
+    FailureOr<int64_t> peak = evaluatePlan(func, *plan, options);
+    if (failed(peak))
+      return signalPassFailure();
+    peakAfter = *peak;
+  }
+  if (!plan)
+    return markAllAnalysesPreserved();
+
+  Operation *cutOp = analysis.ops[plan->cut];
+  std::string cutName = (cutOp->getName().getStringRef() + " at " +
+                         getLocationLabel(cutOp->getLoc()))
+                            .str();
+  if (failed(applyPatchPlan(analysis, *plan))) {
+    cutOp->emitError("patch-prefix: the ")
+        << plan->rows << "x" << plan->cols
+        << " grid leaves a patch without input";
+    return signalPassFailure();
+  }
+  Builder builder(func.getContext());
+  func->setAttr(
+      "memopt.patches",
+      builder.getDictionaryAttr({
+          builder.getNamedAttr("cut", builder.getStringAttr(cutName)),
+          builder.getNamedAttr("rows", builder.getI64IntegerAttr(plan->rows)),
+          builder.getNamedAttr("cols", builder.getI64IntegerAttr(plan->cols)),
+          builder.getNamedAttr("macs_before",
+                               builder.getI64IntegerAttr(plan->macsBefore)),
+          builder.getNamedAttr("macs_after",
+                               builder.getI64IntegerAttr(plan->macsAfter)),
+          builder.getNamedAttr("peak_before",
+                               builder.getI64IntegerAttr(peakBefore)),
+          builder.getNamedAttr("peak_after",
+                               builder.getI64IntegerAttr(peakAfter)),
+      }));
+  ++prefixesPatched;
+}

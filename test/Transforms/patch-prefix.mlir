@@ -1,0 +1,69 @@
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x1}))' | FileCheck %s
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=3x1}))' | FileCheck %s --check-prefix=UNEVEN
+
+// A stride-2 conv, a clamp and a padded stride-1 conv, cut after the last
+// conv (1x4x4x4) into 2x1 patches of rows [0,2) and [2,4). By hand, with
+// lo = o0*s - padBefore and hi = (o1-1)*s - padBefore + k:
+// patch 0: conv2 (k3 s1 pad 1,1) rows [0,2) reads rows [-1,3) -> [0,3) with
+//   pad top 1, bottom 0; cols [0,4) read [-1,5) -> [0,4), pad 1,1.
+//   conv1 (k3 s2 pad 0,1) rows [0,3) reads [0,7), no padding; cols [0,4)
+//   read [0,9) -> [0,8) with pad right 1.
+// patch 1: conv2 rows [2,4) reads [1,5) -> [1,4), pad bottom 1; conv1 rows
+//   [1,4) reads [2,9) -> [2,8) with pad bottom 1.
+// CHECK-LABEL: func.func @stride2_chain
+// CHECK: %[[IN0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 7, 8, 2] [1, 1, 1, 1]
+// CHECK: %[[A0:.*]] = tosa.conv2d %[[IN0]], {{.*}}pad = array<i64: 0, 0, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[R0:.*]] = tosa.clamp %[[A0]]{{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[B0:.*]] = tosa.conv2d %[[R0]], {{.*}}pad = array<i64: 1, 0, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x4x4xf32>
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[B0]] into %[[E]][0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[IN1:.*]] = tensor.extract_slice %arg0[0, 2, 0, 0] [1, 6, 8, 2] [1, 1, 1, 1]
+// CHECK: %[[A1:.*]] = tosa.conv2d %[[IN1]], {{.*}}pad = array<i64: 0, 1, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[R1:.*]] = tosa.clamp %[[A1]]
+// CHECK: %[[B1:.*]] = tosa.conv2d %[[R1]], {{.*}}pad = array<i64: 0, 1, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: %[[I1:.*]] = tensor.insert_slice %[[B1]] into %[[I0]][0, 2, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[Y:.*]] = tosa.reduce_sum %[[I1]]
+// CHECK: return %[[Y]]
+// A 3x1 grid of 4 rows: rows [0,1), [1,2), [2,4) (floor(i*4/3)).
+// UNEVEN-LABEL: func.func @stride2_chain
+// UNEVEN-COUNT-2: tensor.insert_slice {{.*}} [1, 1, 4, 4] [1, 1, 1, 1]
+// UNEVEN: tensor.insert_slice {{.*}}[0, 2, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+func.func @stride2_chain(%x: tensor<1x8x8x2xf32>) -> tensor<1x1x4x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w1 = "tosa.const"() <{values = dense<0.25> : tensor<4x3x3x2xf32>}> : () -> tensor<4x3x3x2xf32>
+  %w2 = "tosa.const"() <{values = dense<0.125> : tensor<4x3x3x4xf32>}> : () -> tensor<4x3x3x4xf32>
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %a = tosa.conv2d %x, %w1, %b, %zp, %zp {acc_type = f32, pad = array<i64: 0, 1, 0, 1>, stride = array<i64: 2, 2>, dilation = array<i64: 1, 1>} : (tensor<1x8x8x2xf32>, tensor<4x3x3x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  %r = tosa.clamp %a {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %c = tosa.conv2d %r, %w2, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<4x3x3x4xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  %y = tosa.reduce_sum %c {axis = 1 : i32} : (tensor<1x4x4x4xf32>) -> tensor<1x1x4x4xf32>
+  return %y : tensor<1x1x4x4xf32>
+}
+
+// -----
+
+// A residual add inside the prefix: both branches are computed per patch,
+// the skip branch (the clamp) over the rows the depthwise conv needs, and
+// the add reads its own rows of it through a slice. Patch 0 computes rows
+// [0,2) of the add; the depthwise conv (k3 s1 pad 1) needs clamp rows
+// [0,3), so the add reads clamp rows [0,2) of them, offset 0.
+// Patch 1: add rows [2,4), clamp rows [1,4), the add's view at offset 1.
+// CHECK-LABEL: func.func @residual
+// CHECK: %[[C0:.*]] = tosa.clamp {{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[D0:.*]] = tosa.depthwise_conv2d %[[C0]], {{.*}}pad = array<i64: 1, 0, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: %[[S0:.*]] = tensor.extract_slice %[[C0]][0, 0, 0, 0] [1, 2, 4, 4]
+// CHECK: tosa.add %[[D0]], %[[S0]]
+// CHECK: %[[C1:.*]] = tosa.clamp {{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[D1:.*]] = tosa.depthwise_conv2d %[[C1]], {{.*}}pad = array<i64: 0, 1, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
+// CHECK: %[[S1:.*]] = tensor.extract_slice %[[C1]][0, 1, 0, 0] [1, 2, 4, 4]
+// CHECK: tosa.add %[[D1]], %[[S1]]
+func.func @residual(%x: tensor<1x4x4x4xf32>) -> tensor<1x2x2x4xf32> {
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %w = "tosa.const"() <{values = dense<0.25> : tensor<3x3x4x1xf32>}> : () -> tensor<3x3x4x1xf32>
+  %b = "tosa.const"() <{values = dense<0.5> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %c = tosa.clamp %x {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %d = tosa.depthwise_conv2d %c, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  %s = tosa.add %d, %c : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %m = tosa.max_pool2d %s {kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 2, 2>} : (tensor<1x4x4x4xf32>) -> tensor<1x2x2x4xf32>
+  return %m : tensor<1x2x2x4xf32>
+}
