@@ -14,6 +14,7 @@
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "MemOpt/Report/MemoryTimelineSvg.h"
+#include "MemOpt/Support/Version.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +33,10 @@ namespace memopt {
 
 using namespace mlir;
 using namespace mlir::memopt;
+
+/// Version of the JSON report's layout; it changes when a member is renamed
+/// or removed, or changes meaning (adding members keeps it).
+static constexpr int64_t kMemoryReportFormatVersion = 1;
 
 /// Returns the JSON description of the buffers live at the peak of
 /// \p liveness.
@@ -213,14 +218,18 @@ static StringRef getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm) {
   llvm_unreachable("unknown schedule algorithm");
 }
 
-/// Returns the series of \p liveness labelled \p label.
-static TimelineSeries makeSeries(std::string label,
+/// Returns the series of \p liveness, an order of \p graph, labelled
+/// \p label. Its bytes and peak op are those of the JSON report.
+static TimelineSeries makeSeries(std::string label, const DataflowGraph &graph,
                                  const ScheduleLiveness &liveness) {
   TimelineSeries series;
   series.label = std::move(label);
   series.liveBytes.assign(liveness.liveBytes.begin(), liveness.liveBytes.end());
   series.peakBytes = liveness.peakBytes;
   series.peakStep = liveness.peakStep;
+  if (!liveness.order.empty())
+    series.peakOp = getLocationLabel(
+        graph.getNode(liveness.order[liveness.peakStep]).op->getLoc());
   return series;
 }
 
@@ -237,12 +246,12 @@ buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
   chart.title =
       ("@" + func.getSymName() + ": live activation memory per step").str();
   bool scheduled = func->hasAttr(kPeakBytesAttrName);
+  const DataflowGraph &graph = analysis.getGraph();
   chart.series.push_back(
-      makeSeries(scheduled ? "scheduled order" : "file order",
+      makeSeries(scheduled ? "scheduled order" : "file order", graph,
                  analysis.getProgramLiveness()));
   if (!compare)
     return chart;
-  const DataflowGraph &graph = analysis.getGraph();
   ScheduleResult result = scheduleForMemory(graph, *compare, limits);
   std::string label = getScheduleAlgorithmLabel(*compare).str();
   if (*compare == ScheduleAlgorithm::Exact) {
@@ -254,7 +263,7 @@ buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
                    .str();
   }
   chart.series.push_back(
-      makeSeries(label, BufferLiveness::evaluate(graph, result.order)));
+      makeSeries(label, graph, BufferLiveness::evaluate(graph, result.order)));
   return chart;
 }
 
@@ -322,8 +331,11 @@ void MemoryReportPass::runOnOperation() {
   if (anyFailed)
     return signalPassFailure();
   if (format == "json")
-    os << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
-                                       {"functions", std::move(functions)}}));
+    os << llvm::formatv("{0:2}\n",
+                        llvm::json::Value(llvm::json::Object{
+                            {"format_version", kMemoryReportFormatVersion},
+                            {"mem_opt_version", MEMOPT_VERSION},
+                            {"functions", std::move(functions)}}));
   if (format == "svg")
     writeMemoryTimelineSvg(os, charts);
 
