@@ -47,8 +47,10 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
                 "function";
   let description = [{
     Builds the dataflow graph of every `func.func` with a body and evaluates
-    the canonical memory model (see `docs/MemoryModel.md`) for the order in
-    which the ops appear in the block. Weights (`tosa.const`, other
+    the memory model `model=` selects (by default `lowering`: the bytes
+    `cortex-m-pipeline` allocates, the numbers `memory-schedule` records as
+    `memopt.peak_bytes`; see `docs/MemoryModel.md`) for the order in which
+    the ops appear in the block. Weights (`tosa.const`, other
     constant-like ops and everything computed only from constants) are not
     counted; view-like ops (`tosa.reshape`, `tensor.expand_shape`,
     `tensor.collapse_shape`, `tensor.cast`) add no bytes and extend the life of
@@ -68,17 +70,22 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     ```
 
     `format=svg` writes an SVG chart per function (stacked in one document):
-    live KiB per step as a staircase line, the peak marked with a dot, a
-    dashed line and a label, axes labelled in steps and KiB, and a legend
-    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
-    order that `memory-schedule algorithm=<name>` would compute for the same
-    graph, e.g. file order against mem-opt's exact order:
+    the live bytes of the text and JSON reports, in KiB per step, as a
+    staircase line; the peak marked with a dot, a dashed line and a label
+    naming the op at the peak (kept clear of the title); axes labelled in
+    steps and KiB; and a legend with each line's peak and peak op.
+    `compare=kahn|rpo|greedy|exact|input` overlays the order that
+    `memory-schedule algorithm=<name>` would compute for the same graph, e.g.
+    file order against mem-opt's exact order; an overlay equal to the first
+    line is drawn dashed on top of it:
 
     ```
     mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
     ```
 
-    `format=json` prints an object with a `functions` array. Each function
+    `format=json` prints an object with `format_version` (1; it changes when
+    a member is renamed or removed or changes meaning), `mem_opt_version`
+    and a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
     op with `step`, `op`, `loc` and `live_bytes`.
