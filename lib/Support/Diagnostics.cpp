@@ -47,7 +47,8 @@ static void summarize(Location loc, LocationSummary &summary) {
     return;
   }
   if (auto nameLoc = dyn_cast<NameLoc>(loc)) {
-    if (!summary.name)
+    // An empty name names nothing.
+    if (!summary.name && !nameLoc.getName().strref().empty())
       summary.name = nameLoc.getName().strref();
     summarize(nameLoc.getChildLoc(), summary);
     return;

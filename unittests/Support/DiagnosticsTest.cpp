@@ -66,7 +66,9 @@ TEST_F(NamedLocationTest, Prefixes) {
   EXPECT_EQ(getNamedLocationPrefix(name("x", file("a.mlir", 3, 4)), "m"),
             std::nullopt);
   EXPECT_EQ(getNamedLocationPrefix(file("a.mlir", 3, 4), "m"), std::nullopt);
-  // Nothing to name.
+  // Nothing to name (an empty name is no name).
+  EXPECT_EQ(getNamedLocationPrefix(name("", file("m.onnx", 0, 0)), "m"),
+            std::nullopt);
   EXPECT_EQ(getNamedLocationPrefix(UnknownLoc::get(&context), "m"),
             std::nullopt);
   EXPECT_EQ(getNamedLocationPrefix(file("m.tflite", 0, 0), "m"), std::nullopt);

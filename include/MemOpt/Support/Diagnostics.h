@@ -32,12 +32,12 @@ namespace memopt {
 std::string getModelNameFromPath(StringRef path);
 
 /// Returns the prefix a diagnostic at \p loc is printed with when \p loc has
-/// no source position but names a model node: `<model>:<name>`, where
-/// <name> is the first `NameLoc` in \p loc and <model> the model name of a
-/// position-less `FileLineColLoc` (line 0) inside \p loc, else
+/// no source position but names a model node: `<model>:<name>`, where <name>
+/// is the first non-empty `NameLoc` name in \p loc and <model> the model
+/// name of a position-less `FileLineColLoc` (line 0) inside \p loc, else
 /// \p defaultModel; just `<name>` when both are empty. Returns std::nullopt
 /// when \p loc has a source position (a `FileLineColLoc` with a line) or no
-/// `NameLoc`.
+/// named `NameLoc`.
 std::optional<std::string> getNamedLocationPrefix(Location loc,
                                                   StringRef defaultModel);
 
