@@ -124,10 +124,12 @@ static constexpr double kLabelGap = 7;
 /// Distance from the dot to the baseline of a label below it.
 static constexpr double kLabelBelow = 16;
 /// Extent of 12-pixel label text above and below its baseline.
-static constexpr double kLabelAscent = 11;
+static constexpr double kLabelAscent = 12;
 static constexpr double kLabelDescent = 3;
+/// Space labels keep from the panel's left and right edges.
+static constexpr double kPanelMargin = 4;
 /// Baseline distance of stacked labels, and how many rows are tried.
-static constexpr double kLabelRowHeight = 15;
+static constexpr double kLabelRowHeight = 16;
 static constexpr int kMaxLabelRows = 16;
 /// Longest op name in a peak label, and in a legend line in all.
 static constexpr size_t kMaxLabelOpChars = 40;
@@ -338,9 +340,16 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
     double y = yOf(series.peakBytes);
     double x = xOf(series.peakStep + 0.5);
     double width = estimateTextWidth(text);
-    // Right of the dot, or left of it where the text would leave the panel.
-    bool leftOfDot = x + kLabelGap + width > G::width - 4;
-    double left = leftOfDot ? x - kLabelGap - width : x + kLabelGap;
+    // Right of the dot, or left of it where the text would leave the panel
+    // on the right; if it fits neither way, as far right as it fits.
+    bool leftOfDot = false;
+    double left = x + kLabelGap;
+    if (left + width > G::width - kPanelMargin) {
+      leftOfDot = x - kLabelGap - width >= kPanelMargin;
+      left = leftOfDot ? x - kLabelGap - width
+                       : std::max<double>(kPanelMargin,
+                                          G::width - kPanelMargin - width);
+    }
     // Candidate baselines: the even series prefer above the dot, the odd
     // ones below, as do equal series; then further and further below.
     SmallVector<double> candidates;
@@ -374,7 +383,7 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
                         G::plotTop + kLabelAscent};
     placed.push_back(*chosen);
     os << "<text class=\"peak-label\" data-series=\"" << index << "\" x=\"";
-    printCoord(os, leftOfDot ? x - kLabelGap : x + kLabelGap);
+    printCoord(os, leftOfDot ? x - kLabelGap : left);
     os << "\" y=\"";
     printCoord(os, chosen->baseline);
     os << "\" text-anchor=\"" << (leftOfDot ? "end" : "start") << "\" fill=\""

@@ -12,8 +12,8 @@ For every function (chart i is JSON function i) and its first series:
 - with SCHEDULED.mlir, the memopt.peak_bytes that memory-schedule recorded
   on the function equals them too.
 For every series of every chart, the peak labels lie below the title band
-(the title's baseline is y = 24, the plot starts at y = 40) and above the x
-axis, and no two labels of a chart overlap (12-pixel text at most 7.5 pixels
+(the title's baseline is y = 24, the plot starts at y = 40), above the x
+axis and inside the 800-pixel panel, and no two labels of a chart overlap (12-pixel text at most 7.5 pixels
 per character). Prints one OK line, or the mismatches and exits with 1.
 """
 
@@ -25,6 +25,7 @@ import xml.etree.ElementTree as ET
 NS = {"svg": "http://www.w3.org/2000/svg"}
 PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, PLOT_HEIGHT = 80.0, 40.0, 700.0, 300.0
 PLOT_BOTTOM = PLOT_TOP + PLOT_HEIGHT
+PANEL_WIDTH = 800.0
 TITLE_BOTTOM = 24 + 4  # baseline plus the descent of 15-pixel text
 LABEL_ASCENT, LABEL_DESCENT, CHAR_WIDTH = 12.0, 3.0, 7.5
 
@@ -104,12 +105,16 @@ def check_labels(index, chart, errors):
         if box[2] <= TITLE_BOTTOM:
             errors.append("chart %d: label '%s' at y=%.1f reaches the title" %
                           (index, label.text, y))
+        if box[0] < 0 or box[1] > PANEL_WIDTH:
+            errors.append("chart %d: label '%s' leaves the panel" %
+                          (index, label.text))
         if box[3] > PLOT_BOTTOM:
             errors.append("chart %d: label '%s' at y=%.1f is below the axis" %
                           (index, label.text, y))
         for other in boxes:
-            if (box[0] < other[1] and other[0] < box[1] and
-                    box[2] < other[3] and other[2] < box[3]):
+            # Coordinates are printed with one decimal: allow for that.
+            if (box[0] < other[1] - 0.1 and other[0] < box[1] - 0.1 and
+                    box[2] < other[3] - 0.1 and other[2] < box[3] - 0.1):
                 errors.append("chart %d: label '%s' overlaps another" %
                               (index, label.text))
         boxes.append(box)
