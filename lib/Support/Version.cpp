@@ -1,4 +1,4 @@
-//===- Version.cpp - mem-opt's --version printer ---------------------------===//
+//===- Version.cpp - mem-opt's --version printer --------------------------===//
 //
 // Every mem-opt tool prints its own version and commit after LLVM's version
 // when given `--version`.

@@ -23,20 +23,27 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Support/Compiler.h"
 
+/// Registers mem-opt's passes, and its version for the host's --version.
+static void registerPasses() {
+  mlir::memopt::registerVersionPrinter();
+  mlir::memopt::registerAllPasses();
+}
+
+/// Registers the memplan dialect, and mem-opt's version for the host's
+/// --version.
+static void registerDialects(mlir::DialectRegistry *registry) {
+  mlir::memopt::registerVersionPrinter();
+  registry->insert<mlir::memplan::MemPlanDialect>();
+}
+
 extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::PassPluginLibraryInfo
 mlirGetPassPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MemOptPasses", LLVM_VERSION_STRING,
-          []() {
-            mlir::memopt::registerVersionPrinter();
-            mlir::memopt::registerAllPasses();
-          }};
+          registerPasses};
 }
 
 extern "C" LLVM_ATTRIBUTE_WEAK ::mlir::DialectPluginLibraryInfo
 mlirGetDialectPluginInfo() {
   return {MLIR_PLUGIN_API_VERSION, "MemPlan", LLVM_VERSION_STRING,
-          [](mlir::DialectRegistry *registry) {
-            mlir::memopt::registerVersionPrinter();
-            registry->insert<mlir::memplan::MemPlanDialect>();
-          }};
+          registerDialects};
 }
