@@ -126,9 +126,12 @@ static std::string getHelpOverview() {
   }
   os << "\nExamples:\n"
         "  mem-opt model.mlir --memory-schedule "
-        "--memory-report=format=json -o scheduled.mlir\n"
+        "--memory-report=format=json -o out.mlir\n"
         "  mem-opt model.mlir --cortex-m-pipeline=cpu=cortex-m7 -o "
-        "lowered.mlir\n";
+        "lowered.mlir\n"
+        "Related tools: mem-opt-import (ONNX and TFLite to TOSA), "
+        "mem-opt-compile\n(a Cortex-M object and C header), mem-opt-run "
+        "(run and compare on the host).\n";
   return text;
 }
 
