@@ -233,18 +233,26 @@ static TimelineSeries makeSeries(std::string label, const DataflowGraph &graph,
   return series;
 }
 
-/// Returns the chart of \p func: the timeline of its current op order
-/// (labelled "file order", or "scheduled order" when memory-schedule has
-/// recorded a certificate on it) and, if \p compare is set, the timeline of
-/// the order that algorithm computes for the same graph (the exact engine
-/// within \p limits; its legend says whether it is proven optimal).
+/// Returns the chart of \p func under \p model (named in the title): the
+/// timeline of its current op order (labelled "file order", or "scheduled
+/// order" when memory-schedule has recorded a certificate on it) and, if
+/// \p compare is set, the timeline of the order that algorithm computes for
+/// the same graph (the exact engine within \p limits; its legend says
+/// whether it is proven optimal).
 static TimelineChart
 buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
+                         const CostModelOptions &model,
                          std::optional<ScheduleAlgorithm> compare,
                          const SchedulerLimits &limits) {
   TimelineChart chart;
-  chart.title =
-      ("@" + func.getSymName() + ": live activation memory per step").str();
+  // The title says whose bytes these are.
+  StringRef modelName = "canonical model";
+  if (model.kind == MemoryModelKind::Lowering)
+    modelName = model.io == IOPlacement::Caller ? "Cortex-M arena, io=caller"
+                                                : "Cortex-M arena";
+  chart.title = ("@" + func.getSymName() +
+                 ": live activation memory per step (" + modelName + ")")
+                    .str();
   bool scheduled = func->hasAttr(kPeakBytesAttrName);
   const DataflowGraph &graph = analysis.getGraph();
   chart.series.push_back(
@@ -320,8 +328,8 @@ void MemoryReportPass::runOnOperation() {
     if (format == "json")
       functions.push_back(getFunctionJson(func, analysis));
     else if (format == "svg")
-      charts.push_back(
-          buildMemoryTimelineChart(func, analysis, compareWith, compareLimits));
+      charts.push_back(buildMemoryTimelineChart(
+          func, analysis, getCostModelOptions(), compareWith, compareLimits));
     else
       printFunctionTable(os, func, analysis);
     if (partition && format != "svg" &&

@@ -13,7 +13,7 @@
 // RUN: xmllint --noout %t.liberis.svg
 // RUN: FileCheck %s --check-prefix=LIBERIS < %t.liberis.svg
 // LIBERIS: <svg xmlns="http://www.w3.org/2000/svg" width="800" height="442"
-// LIBERIS: <text class="title" {{.*}}>@main: live activation memory per step</text>
+// LIBERIS: <text class="title" {{.*}}>@main: live activation memory per step (canonical model)</text>
 // LIBERIS: <text class="ytick" {{.*}}>0</text>
 // LIBERIS: <text class="ytick" {{.*}}>2</text>
 // LIBERIS: <text class="ytick" {{.*}}>4</text>
@@ -70,7 +70,7 @@
 // RUN: FileCheck %s --check-prefix=CHAIN < %t.chain.svg
 // CHAIN: height="848"
 // CHAIN: <g class="chart" transform="translate(0,0)">
-// CHAIN: >@chain: live activation memory per step</text>
+// CHAIN: >@chain: live activation memory per step (canonical model)</text>
 // CHAIN: <text class="ytick" x="74" y="44.0" text-anchor="end">3</text>
 // CHAIN: <text class="xtick" x="313.3" y="356" text-anchor="middle">1</text>
 // CHAIN: points="80.0,140.0 313.3,140.0 313.3,40.0 780.0,40.0"/>
@@ -79,7 +79,7 @@
 // CHAIN: <text class="peak-label" data-series="0" x="437.0" y="56.0" text-anchor="start" {{.*}}>peak 3.00 KiB at step 1 (b)</text>
 // CHAIN: >file order: peak 3072 bytes (3.00 KiB) at step 1 of 3 (b)</text>
 // CHAIN: <g class="chart" transform="translate(0,424)">
-// CHAIN: >@empty: live activation memory per step</text>
+// CHAIN: >@empty: live activation memory per step (canonical model)</text>
 // CHAIN-NOT: <polyline
 // CHAIN: >file order: peak 0 bytes (0.00 KiB)</text>
 // CHAIN: </svg>

@@ -69,9 +69,9 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
-    `format=svg` writes an SVG chart per function (stacked in one document):
-    the live bytes of the text and JSON reports, in KiB per step, as a
-    staircase line; the peak marked with a dot, a dashed line and a label
+    `format=svg` writes an SVG chart per function (stacked in one document),
+    titled with the memory model: the live bytes of the text and JSON
+    reports, in KiB per step, as a staircase line; the peak marked with a dot, a dashed line and a label
     naming the op at the peak (kept clear of the title); axes labelled in
     steps and KiB; and a legend with each line's peak and peak op.
     `compare=kahn|rpo|greedy|exact|input` overlays the order that
