@@ -351,7 +351,7 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
                                           G::width - kPanelMargin - width);
     }
     // Candidate baselines: the even series prefer above the dot, the odd
-    // ones below, as do equal series; then further and further below.
+    // ones below; then further and further below, then above.
     SmallVector<double> candidates;
     double above = y - kLabelGap, below = y + kLabelBelow;
     if (index % 2 == 0)
