@@ -9,8 +9,11 @@
 // along x (step s occupies [s, s + 1)), live KiB along y from 0 to a "nice"
 // round top. Each order is a staircase polyline whose vertices sit only
 // where its value changes; its peak gets a dot at the middle of the peak
-// step, a dashed horizontal line and a label, and the legend below the
-// plot repeats the peak in bytes and KiB. Numbers are printed with one
+// step, a dashed horizontal line and a label with the op at the peak, and
+// the legend below the plot repeats the peak in bytes and KiB. A line equal
+// to an earlier one is drawn dashed on top of it (its dot becomes a ring).
+// Labels are placed clear of the title band above the plot, of the x axis
+// and of each other (by estimated text width). Numbers are printed with one
 // decimal, so the bytes depend only on the input.
 //
 //===----------------------------------------------------------------------===//
@@ -25,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -112,6 +116,53 @@ static void printKiB(raw_ostream &os, int64_t bytes) {
   os << llvm::format("%.2f", static_cast<double>(bytes) / 1024.0) << " KiB";
 }
 
+/// Dash pattern of a series equal to an earlier one.
+static constexpr StringLiteral kDuplicateDash = "8 6";
+/// Distance of a peak label from its dot, horizontally, and from the dot to
+/// the baseline of a label above it.
+static constexpr double kLabelGap = 7;
+/// Distance from the dot to the baseline of a label below it.
+static constexpr double kLabelBelow = 16;
+/// Extent of 12-pixel label text above and below its baseline.
+static constexpr double kLabelAscent = 12;
+static constexpr double kLabelDescent = 3;
+/// Space labels keep from the panel's left and right edges.
+static constexpr double kPanelMargin = 4;
+/// Baseline distance of stacked labels, and how many rows are tried.
+static constexpr double kLabelRowHeight = 16;
+static constexpr int kMaxLabelRows = 16;
+/// Longest op name in a peak label, and in a legend line in all.
+static constexpr size_t kMaxLabelOpChars = 40;
+static constexpr size_t kMaxLegendChars = 96;
+static constexpr size_t kMinOpChars = 16;
+
+namespace {
+/// The box a peak label covers, in pixels.
+struct LabelBox {
+  double left, right, top, bottom;
+  /// Baseline of the text.
+  double baseline;
+
+  /// Returns true if this box and \p other share any area.
+  bool overlaps(const LabelBox &other) const {
+    return left < other.right && other.left < right && top < other.bottom &&
+           other.top < bottom;
+  }
+};
+} // namespace
+
+/// Returns an upper estimate of the width of \p text in the 12-pixel sans
+/// font of the labels (7.5 pixels per character).
+static double estimateTextWidth(StringRef text) { return 7.5 * text.size(); }
+
+/// Returns \p name, cut to its last \p maxChars characters after "..."
+/// (the end of a model's node path is its most specific part).
+static std::string truncateName(StringRef name, size_t maxChars) {
+  if (name.size() <= maxChars)
+    return name.str();
+  return ("..." + name.take_back(maxChars - 3)).str();
+}
+
 /// Writes one chart whose top edge is at \p yOffset.
 static void writeChart(raw_ostream &os, const TimelineChart &chart,
                        int yOffset) {
@@ -187,15 +238,35 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
      << ") rotate(-90)\" text-anchor=\"middle\">live activation memory "
         "(KiB)</text>\n";
 
-  // Lines, last series first so that the first is drawn on top.
-  for (size_t index = chart.series.size(); index-- > 0;) {
+  // A series equal to an earlier one would hide under it: it is drawn
+  // dashed, on top, and its peak gets a ring around the shared dot.
+  SmallVector<bool> dashed;
+  for (size_t index = 0; index < chart.series.size(); ++index) {
+    ArrayRef<int64_t> bytes = chart.series[index].liveBytes;
+    dashed.push_back(!bytes.empty() &&
+                     llvm::any_of(ArrayRef(chart.series).take_front(index),
+                                  [&](const TimelineSeries &earlier) {
+                                    return ArrayRef(earlier.liveBytes) == bytes;
+                                  }));
+  }
+  // Drawing order: solid lines last series first (so that the first is on
+  // top), then the dashed ones.
+  SmallVector<size_t> drawOrder;
+  for (bool drawDashed : {false, true})
+    for (size_t index = chart.series.size(); index-- > 0;)
+      if (dashed[index] == drawDashed && !chart.series[index].liveBytes.empty())
+        drawOrder.push_back(index);
+
+  // Lines.
+  for (size_t index : drawOrder) {
     const TimelineSeries &series = chart.series[index];
-    if (series.liveBytes.empty())
-      continue;
     StringRef color = colorOf(index);
     os << "<polyline class=\"timeline\" data-series=\"" << index
        << "\" fill=\"none\" stroke=\"" << color
-       << "\" stroke-width=\"2\" stroke-linejoin=\"round\" points=\"";
+       << "\" stroke-width=\"2\" stroke-linejoin=\"round\"";
+    if (dashed[index])
+      os << " stroke-dasharray=\"" << kDuplicateDash << "\"";
+    os << " points=\"";
     ArrayRef<int64_t> bytes = series.liveBytes;
     auto point = [&](double step, int64_t value, bool first = false) {
       if (!first)
@@ -214,11 +285,11 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
     point(bytes.size(), bytes.back());
     os << "\"/>\n";
   }
-  // Peak markers: dashed level, dot at the middle of the peak step, label.
-  for (size_t index = chart.series.size(); index-- > 0;) {
+
+  // Peak markers: dashed level and a dot at the middle of the peak step (a
+  // ring for dashed series), each with the peak's bytes and op.
+  for (size_t index : drawOrder) {
     const TimelineSeries &series = chart.series[index];
-    if (series.liveBytes.empty())
-      continue;
     StringRef color = colorOf(index);
     double y = yOf(series.peakBytes);
     double x = xOf(series.peakStep + 0.5);
@@ -229,26 +300,100 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
     printCoord(os, y);
     os << "\" stroke=\"" << color
        << "\" stroke-dasharray=\"4 3\" stroke-opacity=\"0.6\"/>\n";
-    os << "<circle class=\"peak\" data-series=\"" << index << "\" cx=\"";
+    os << "<circle class=\"peak\" data-series=\"" << index
+       << "\" data-peak-bytes=\"" << series.peakBytes << "\" cx=\"";
     printCoord(os, x);
     os << "\" cy=\"";
     printCoord(os, y);
-    os << "\" r=\"4\" fill=\"" << color << "\"/>\n";
-    // The label sits right of the dot, or left of it near the right edge;
-    // the second series' label goes below its line to avoid overlaps.
-    bool leftOfDot = x > G::plotLeft + G::plotWidth - 170;
-    double labelY = index % 2 ? y + 16 : y - 7;
-    os << "<text class=\"peak-label\" data-series=\"" << index << "\" x=\"";
-    printCoord(os, leftOfDot ? x - 7 : x + 7);
-    os << "\" y=\"";
-    printCoord(os, labelY);
-    os << "\" text-anchor=\"" << (leftOfDot ? "end" : "start") << "\" fill=\""
-       << color
-       << "\" stroke=\"#ffffff\" stroke-width=\"3\" "
-          "paint-order=\"stroke\">peak ";
-    printKiB(os, series.peakBytes);
-    os << " at step " << series.peakStep << "</text>\n";
+    if (dashed[index])
+      os << "\" r=\"7\" fill=\"none\" stroke=\"" << color
+         << "\" stroke-width=\"2\">";
+    else
+      os << "\" r=\"4\" fill=\"" << color << "\">";
+    os << "<title>";
+    printEscaped(os, series.label);
+    os << ": peak " << series.peakBytes << " bytes at step " << series.peakStep;
+    if (!series.peakOp.empty()) {
+      os << " (";
+      printEscaped(os, series.peakOp);
+      os << ")";
+    }
+    os << "</title></circle>\n";
   }
+
+  // Peak labels, in series order: each goes at the first free place of a
+  // list of candidates (above or below its dot, then further below), never
+  // in the title band above the plot, below the x axis, or over an earlier
+  // label.
+  SmallVector<LabelBox> placed;
+  for (auto [index, series] : llvm::enumerate(chart.series)) {
+    // A dashed series has the label of the line it equals.
+    if (series.liveBytes.empty() || dashed[index])
+      continue;
+    std::string text;
+    llvm::raw_string_ostream textOs(text);
+    textOs << "peak ";
+    printKiB(textOs, series.peakBytes);
+    textOs << " at step " << series.peakStep;
+    if (!series.peakOp.empty())
+      textOs << " (" << truncateName(series.peakOp, kMaxLabelOpChars) << ")";
+    double y = yOf(series.peakBytes);
+    double x = xOf(series.peakStep + 0.5);
+    double width = estimateTextWidth(text);
+    // Right of the dot, or left of it where the text would leave the panel
+    // on the right; if it fits neither way, as far right as it fits.
+    bool leftOfDot = false;
+    double left = x + kLabelGap;
+    if (left + width > G::width - kPanelMargin) {
+      leftOfDot = x - kLabelGap - width >= kPanelMargin;
+      left = leftOfDot ? x - kLabelGap - width
+                       : std::max<double>(kPanelMargin,
+                                          G::width - kPanelMargin - width);
+    }
+    // Candidate baselines: the even series prefer above the dot, the odd
+    // ones below; then further and further below, then above.
+    SmallVector<double> candidates;
+    double above = y - kLabelGap, below = y + kLabelBelow;
+    if (index % 2 == 0)
+      candidates.append({above, below});
+    else
+      candidates.append({below, above});
+    for (int row = 1; row <= kMaxLabelRows; ++row)
+      candidates.push_back(below + row * kLabelRowHeight);
+    for (int row = 1; row <= kMaxLabelRows; ++row)
+      candidates.push_back(above - row * kLabelRowHeight);
+    std::optional<LabelBox> chosen;
+    for (double baseline : candidates) {
+      LabelBox box{left, left + width, baseline - kLabelAscent,
+                   baseline + kLabelDescent, baseline};
+      if (box.top < G::plotTop || box.bottom > G::plotBottom)
+        continue;
+      if (llvm::any_of(placed, [&](const LabelBox &other) {
+            return box.overlaps(other);
+          }))
+        continue;
+      chosen = box;
+      break;
+    }
+    // Everything taken: stack it below the plot's top edge, still clear of
+    // the title.
+    if (!chosen)
+      chosen = LabelBox{left, left + width, double(G::plotTop),
+                        G::plotTop + kLabelAscent + kLabelDescent,
+                        G::plotTop + kLabelAscent};
+    placed.push_back(*chosen);
+    os << "<text class=\"peak-label\" data-series=\"" << index << "\" x=\"";
+    printCoord(os, leftOfDot ? x - kLabelGap : left);
+    os << "\" y=\"";
+    printCoord(os, chosen->baseline);
+    os << "\" text-anchor=\"" << (leftOfDot ? "end" : "start") << "\" fill=\""
+       << colorOf(index)
+       << "\" stroke=\"#ffffff\" stroke-width=\"3\" "
+          "paint-order=\"stroke\">";
+    printEscaped(os, text);
+    os << "</text>\n";
+  }
+
   // Legend.
   for (auto [index, series] : llvm::enumerate(chart.series)) {
     double y = G::legendTop + static_cast<double>(index) * G::legendRow;
@@ -257,17 +402,33 @@ static void writeChart(raw_ostream &os, const TimelineChart &chart,
     printCoord(os, y - 4);
     os << "\" y2=\"";
     printCoord(os, y - 4);
-    os << "\" stroke=\"" << colorOf(index) << "\" stroke-width=\"2\"/>\n";
+    os << "\" stroke=\"" << colorOf(index) << "\" stroke-width=\"2\"";
+    if (dashed[index])
+      os << " stroke-dasharray=\"" << kDuplicateDash << "\"";
+    os << "/>\n";
+    std::string text;
+    llvm::raw_string_ostream textOs(text);
+    textOs << series.label << ": peak " << series.peakBytes << " bytes (";
+    printKiB(textOs, series.peakBytes);
+    textOs << ")";
+    if (!series.liveBytes.empty())
+      textOs << " at step " << series.peakStep << " of "
+             << series.liveBytes.size();
+    if (dashed[index]) {
+      // Its op is that of the line it equals.
+      textOs << ", the same as above";
+    } else if (!series.liveBytes.empty() && !series.peakOp.empty()) {
+      // The op's name gets what is left of the line.
+      size_t used = text.size() + 3;
+      size_t room = used < kMaxLegendChars ? kMaxLegendChars - used : 0;
+      textOs << " (" << truncateName(series.peakOp, std::max(room, kMinOpChars))
+             << ")";
+    }
     os << "<text class=\"legend\" data-series=\"" << index << "\" x=\""
        << G::plotLeft + 30 << "\" y=\"";
     printCoord(os, y);
     os << "\">";
-    printEscaped(os, series.label);
-    os << ": peak " << series.peakBytes << " bytes (";
-    printKiB(os, series.peakBytes);
-    os << ")";
-    if (!series.liveBytes.empty())
-      os << " at step " << series.peakStep << " of " << series.liveBytes.size();
+    printEscaped(os, text);
     os << "</text>\n";
   }
   os << "</g>\n";

@@ -14,6 +14,7 @@
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "MemOpt/Report/MemoryTimelineSvg.h"
+#include "MemOpt/Support/Version.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -32,6 +33,10 @@ namespace memopt {
 
 using namespace mlir;
 using namespace mlir::memopt;
+
+/// Version of the JSON report's layout; it changes when a member is renamed
+/// or removed, or changes meaning (adding members keeps it).
+static constexpr int64_t kMemoryReportFormatVersion = 1;
 
 /// Returns the JSON description of the buffers live at the peak of
 /// \p liveness.
@@ -213,36 +218,48 @@ static StringRef getScheduleAlgorithmLabel(ScheduleAlgorithm algorithm) {
   llvm_unreachable("unknown schedule algorithm");
 }
 
-/// Returns the series of \p liveness labelled \p label.
-static TimelineSeries makeSeries(std::string label,
+/// Returns the series of \p liveness, an order of \p graph, labelled
+/// \p label. Its bytes and peak op are those of the JSON report.
+static TimelineSeries makeSeries(std::string label, const DataflowGraph &graph,
                                  const ScheduleLiveness &liveness) {
   TimelineSeries series;
   series.label = std::move(label);
   series.liveBytes.assign(liveness.liveBytes.begin(), liveness.liveBytes.end());
   series.peakBytes = liveness.peakBytes;
   series.peakStep = liveness.peakStep;
+  if (!liveness.order.empty())
+    series.peakOp = getLocationLabel(
+        graph.getNode(liveness.order[liveness.peakStep]).op->getLoc());
   return series;
 }
 
-/// Returns the chart of \p func: the timeline of its current op order
-/// (labelled "file order", or "scheduled order" when memory-schedule has
-/// recorded a certificate on it) and, if \p compare is set, the timeline of
-/// the order that algorithm computes for the same graph (the exact engine
-/// within \p limits; its legend says whether it is proven optimal).
+/// Returns the chart of \p func under \p model (named in the title): the
+/// timeline of its current op order (labelled "file order", or "scheduled
+/// order" when memory-schedule has recorded a certificate on it) and, if
+/// \p compare is set, the timeline of the order that algorithm computes for
+/// the same graph (the exact engine within \p limits; its legend says
+/// whether it is proven optimal).
 static TimelineChart
 buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
+                         const CostModelOptions &model,
                          std::optional<ScheduleAlgorithm> compare,
                          const SchedulerLimits &limits) {
   TimelineChart chart;
-  chart.title =
-      ("@" + func.getSymName() + ": live activation memory per step").str();
+  // The title says whose bytes these are.
+  StringRef modelName = "canonical model";
+  if (model.kind == MemoryModelKind::Lowering)
+    modelName = model.io == IOPlacement::Caller ? "Cortex-M arena, io=caller"
+                                                : "Cortex-M arena";
+  chart.title = ("@" + func.getSymName() +
+                 ": live activation memory per step (" + modelName + ")")
+                    .str();
   bool scheduled = func->hasAttr(kPeakBytesAttrName);
+  const DataflowGraph &graph = analysis.getGraph();
   chart.series.push_back(
-      makeSeries(scheduled ? "scheduled order" : "file order",
+      makeSeries(scheduled ? "scheduled order" : "file order", graph,
                  analysis.getProgramLiveness()));
   if (!compare)
     return chart;
-  const DataflowGraph &graph = analysis.getGraph();
   ScheduleResult result = scheduleForMemory(graph, *compare, limits);
   std::string label = getScheduleAlgorithmLabel(*compare).str();
   if (*compare == ScheduleAlgorithm::Exact) {
@@ -254,7 +271,7 @@ buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
                    .str();
   }
   chart.series.push_back(
-      makeSeries(label, BufferLiveness::evaluate(graph, result.order)));
+      makeSeries(label, graph, BufferLiveness::evaluate(graph, result.order)));
   return chart;
 }
 
@@ -311,8 +328,8 @@ void MemoryReportPass::runOnOperation() {
     if (format == "json")
       functions.push_back(getFunctionJson(func, analysis));
     else if (format == "svg")
-      charts.push_back(
-          buildMemoryTimelineChart(func, analysis, compareWith, compareLimits));
+      charts.push_back(buildMemoryTimelineChart(
+          func, analysis, getCostModelOptions(), compareWith, compareLimits));
     else
       printFunctionTable(os, func, analysis);
     if (partition && format != "svg" &&
@@ -322,8 +339,11 @@ void MemoryReportPass::runOnOperation() {
   if (anyFailed)
     return signalPassFailure();
   if (format == "json")
-    os << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
-                                       {"functions", std::move(functions)}}));
+    os << llvm::formatv("{0:2}\n",
+                        llvm::json::Value(llvm::json::Object{
+                            {"format_version", kMemoryReportFormatVersion},
+                            {"mem_opt_version", MEMOPT_VERSION},
+                            {"functions", std::move(functions)}}));
   if (format == "svg")
     writeMemoryTimelineSvg(os, charts);
 

@@ -227,7 +227,8 @@ def mutate(path, kind, args, out):
     """Writes a damaged copy of `path` to `out`, for the error tests:
     truncate N | flip OFFSET BIT | opcode CODE (every operator code becomes
     builtin CODE) | dynamic TENSOR (its first dimension becomes -1) |
-    badinput INDEX (operator 0's first input becomes tensor INDEX)."""
+    badinput INDEX (operator 0's first input becomes tensor INDEX) |
+    graphinput INDEX (the graph's first input becomes tensor INDEX)."""
     data = bytearray(open(path, "rb").read())
     b = Buf(bytes(data))
     model = Table(b, b.u32(0))
@@ -250,6 +251,10 @@ def mutate(path, kind, args, out):
     elif kind == "badinput":
         op = model.tables(2)[0].tables(3)[0]
         start, n = op._vec(1)
+        struct.pack_into("<i", data, start, int(args[0]))
+    elif kind == "graphinput":
+        start, n = model.tables(2)[0]._vec(1)
+        assert n > 0
         struct.pack_into("<i", data, start, int(args[0]))
     else:
         raise SystemExit("unknown mutation " + kind)

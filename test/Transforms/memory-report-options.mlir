@@ -22,7 +22,7 @@ func.func @empty() {
 // `mem-opt --help` lists the pass with its one-line summary and options.
 // RUN: mem-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --memory-report {{ *}}- Report live activation bytes per step and the peak of each function
-// HELP-NEXT: --alignment=<long> {{ *}}- Alignment of every arena buffer in bytes (lowering model)
+// HELP-NEXT: --alignment=<long> {{ *}}- Alignment of every arena buffer in bytes (lowering model; default: 16)
 // HELP-NEXT: --compare=<string> {{ *}}- With format=svg, overlay the order of another algorithm: `none`, `input`, `kahn`, `rpo`, `greedy` or `exact`
 // HELP-NEXT: --compare-time-limit-ms=<ulong> {{ *}}- Time limit of the exact search for compare=exact
 // HELP-NEXT: --format=<string> {{ *}}- Report format: `text` (a table per function), `json` or `svg` (a chart per function)

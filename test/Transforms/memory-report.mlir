@@ -18,6 +18,15 @@
 
 // RUN: mem-opt %S/../Inputs/liberis.mlir --memory-report="model=canonical format=json output=%t.json" -o /dev/null
 // RUN: FileCheck %s --check-prefix=JSON < %t.json
+// The report says its layout version and mem-opt's version (from CMake's
+// project(VERSION), substituted by lit).
+// RUN: FileCheck %s --check-prefix=JSONVERSION --strict-whitespace -DVERSION=%memopt_version < %t.json
+// JSONVERSION:      {{^}}{
+// JSONVERSION-NEXT: {{^}}  "format_version": 1,
+// JSONVERSION-NEXT: {{^}}  "functions": [
+// JSONVERSION:      {{^}}  ],
+// JSONVERSION-NEXT: {{^}}  "mem_opt_version": "[[VERSION]]"
+// JSONVERSION-NEXT: {{^}}}
 // JSON:      "functions": [
 // JSON:        "live_at_peak": [
 // JSON-NEXT:     {

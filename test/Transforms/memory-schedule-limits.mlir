@@ -8,12 +8,12 @@
 // A budget between the lower bound and the best order found: the error says
 // the search could not finish.
 // RUN: not mem-opt %S/../Inputs/liberis.mlir --memory-schedule="max-states=1 budget=4800" -o /dev/null 2>&1 | FileCheck %s --check-prefix=BUDGET
-// BUDGET: error: loc("op2"): the best order found peaks at 4960 bytes, over the budget of 4800 bytes; the search could not finish (proven lower bound 4704 bytes), so an order that fits may exist; live at this op:
+// BUDGET: liberis:op2: error: the best order found peaks at 4960 bytes, over the budget of 4800 bytes; the search could not finish (proven lower bound 4704 bytes), so an order that fits may exist; live at this op:
 
 // A budget below the proven lower bound fails even though the search could
 // not finish: no order can fit.
 // RUN: not mem-opt %S/../Inputs/liberis.mlir --memory-schedule="max-states=1 budget=4000" -o /dev/null 2>&1 | FileCheck %s --check-prefix=NOFIT
-// NOFIT: error: loc("op2"): no order fits the budget of 4000 bytes: every order needs at least 4704 bytes (the best found peaks at 4960); live at this op:
+// NOFIT: liberis:op2: error: no order fits the budget of 4000 bytes: every order needs at least 4704 bytes (the best found peaks at 4960); live at this op:
 
 // Bad options.
 // RUN: not mem-opt %S/../Inputs/liberis.mlir --memory-schedule=algorithm=fastest -o /dev/null 2>&1 | FileCheck %s --check-prefix=ALGO

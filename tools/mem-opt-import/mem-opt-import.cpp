@@ -12,6 +12,7 @@
 
 #include "MemOpt/Import/Import.h"
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -31,19 +32,24 @@ using namespace mlir::memopt;
 int main(int argc, char **argv) {
   mlir::memopt::registerVersionPrinter();
   llvm::InitLLVM initLLVM(argc, argv);
+  // Only these options (and --help, --version) are listed: libLLVM
+  // registers hundreds of code generator flags that do not apply here.
+  static llvm::cl::OptionCategory importCategory("mem-opt-import options");
   static llvm::cl::opt<std::string> inputFile(
       llvm::cl::Positional, llvm::cl::desc("<model.onnx|model.tflite>"),
-      llvm::cl::Required);
+      llvm::cl::Required, llvm::cl::cat(importCategory));
   static llvm::cl::opt<std::string> outputFile(
       "o", llvm::cl::desc("Output file (default: stdout)"),
-      llvm::cl::value_desc("filename"), llvm::cl::init("-"));
+      llvm::cl::value_desc("filename"), llvm::cl::init("-"),
+      llvm::cl::cat(importCategory));
   static llvm::cl::opt<bool> tfliteDoubleRound(
       "tflite-double-round",
       llvm::cl::desc("TFLite: rescale with DOUBLE_ROUND, TFLite's rounding, "
                      "and declare the TOSA doubleround extension in a "
                      "tosa.target_env module attribute (default: "
                      "SINGLE_ROUND, no attribute)"),
-      llvm::cl::init(false));
+      llvm::cl::init(false), llvm::cl::cat(importCategory));
+  llvm::cl::HideUnrelatedOptions(importCategory);
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "mem-opt-import: converts an ONNX or TFLite model to TOSA.\n\n"
@@ -65,6 +71,10 @@ int main(int argc, char **argv) {
   context.loadAllAvailableDialects();
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
+  // Ops carry the model's node names: errors at them (e.g. from the
+  // verifier) print as `<model>:<node>: error: ...`.
+  memopt::NamedLocationDiagnosticHandler namedLocHandler(
+      &context, memopt::getModelNameFromPath(inputFile));
 
   llvm::StringRef bytes = input->getBuffer();
   OwningOpRef<ModuleOp> module;

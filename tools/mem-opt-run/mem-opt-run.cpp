@@ -28,6 +28,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/InitAll.h"
+#include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
@@ -79,10 +80,11 @@ static cl::list<std::string>
             cl::desc("Function(s) to run (comma separated). Required unless "
                      "--compare, which then runs every public function"),
             cl::cat(runCategory));
-static cl::opt<uint64_t> seed("seed", cl::init(0),
-                              cl::desc("Seed of the random inputs (with "
-                                       "--compare: the first seed)"),
-                              cl::cat(runCategory));
+static cl::opt<uint64_t>
+    seed("seed", cl::init(0),
+         cl::desc("Seed of the random inputs (with "
+                  "--compare: the first seed; default: 0)"),
+         cl::cat(runCategory));
 static cl::opt<std::string>
     inputsPath("inputs", cl::desc("Read the arguments from this binary file"),
                cl::value_desc("file"), cl::cat(runCategory));
@@ -108,14 +110,17 @@ static cl::opt<bool>
                 cl::desc("Run two modules on the same seeded inputs and "
                          "compare their results"),
                 cl::cat(runCategory));
-static cl::opt<unsigned> numSeeds("seeds", cl::init(10),
-                                  cl::desc("Number of seeds for --compare"),
-                                  cl::cat(runCategory));
+static cl::opt<unsigned>
+    numSeeds("seeds", cl::init(10),
+             cl::desc("Number of seeds for --compare (default: 10)"),
+             cl::cat(runCategory));
 static cl::opt<double> relTol("rtol", cl::init(1e-4),
-                              cl::desc("Relative float tolerance (--compare)"),
+                              cl::desc("Relative float tolerance of --compare "
+                                       "(default: 1e-4)"),
                               cl::cat(runCategory));
 static cl::opt<double> absTol("atol", cl::init(1e-5),
-                              cl::desc("Absolute float tolerance (--compare)"),
+                              cl::desc("Absolute float tolerance of --compare "
+                                       "(default: 1e-5)"),
                               cl::cat(runCategory));
 
 //===----------------------------------------------------------------------===//
@@ -335,8 +340,12 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
+  // Ops of imported models carry node names: errors at them print as
+  // `<model>:<node>: error: ...`.
+  std::string modelName = memopt::getModelNameFromPath(path);
   {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    memopt::NamedLocationDiagnosticHandler namedLocHandler(&context, modelName);
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   }
   if (!module) {
@@ -389,6 +398,7 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
   }
   {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+    memopt::NamedLocationDiagnosticHandler namedLocHandler(&context, modelName);
     if (failed(pm.run(*module))) {
       error() << "lowering " << path << " to the LLVM dialect failed\n";
       return failure();

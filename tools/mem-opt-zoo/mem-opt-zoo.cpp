@@ -96,7 +96,7 @@ static llvm::cl::opt<unsigned>
 static llvm::cl::opt<uint64_t>
     randomSeed("seed",
                llvm::cl::desc("Seed of the random graph generators "
-                              "(randwire-ws)"),
+                              "(randwire-ws; default: 1)"),
                llvm::cl::init(1), llvm::cl::cat(zooCategory));
 
 static llvm::cl::opt<unsigned>
@@ -107,7 +107,7 @@ static llvm::cl::opt<unsigned>
              llvm::cl::init(32), llvm::cl::cat(zooCategory));
 
 static llvm::cl::opt<ZooDType> elementType(
-    "dtype", llvm::cl::desc("Activation element type"),
+    "dtype", llvm::cl::desc("Activation element type (default: f32)"),
     llvm::cl::values(
         clEnumValN(ZooDType::F32, "f32", "float32 activations and weights"),
         clEnumValN(ZooDType::I8, "i8",

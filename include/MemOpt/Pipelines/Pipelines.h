@@ -47,7 +47,7 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   PassOptions::Option<std::string> cpu{
       *this, "cpu",
       llvm::cl::desc("Target CPU: cortex-m4, cortex-m7, cortex-m33 or "
-                     "cortex-m55"),
+                     "cortex-m55 (default: cortex-m4)"),
       llvm::cl::init("cortex-m4")};
   /// Activation budget in bytes (0: none).
   PassOptions::Option<int64_t> sram{
@@ -55,13 +55,14 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Activation SRAM budget in bytes: the arena plus the "
                      "caller-owned inputs and outputs (io=caller); fail at "
                      "compile time if the proven peak exceeds it (0: no "
-                     "budget)"),
+                     "budget; default: 0)"),
       llvm::cl::init(0)};
   /// Whether to partition concat + conv before scheduling.
   PassOptions::Option<std::string> partition{
       *this, "partition",
       llvm::cl::desc("Partition concat+conv before scheduling: auto, off or "
-                     "always (auto/always need the partition-concat pass)"),
+                     "always (auto/always need the partition-concat pass; "
+                     "default: off)"),
       llvm::cl::init("off")};
   /// Patch-based inference of the network's prefix (patch-prefix).
   PassOptions::Option<std::string> patches{
@@ -81,13 +82,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   PassOptions::Option<std::string> schedule{
       *this, "schedule",
       llvm::cl::desc("Op order: exact, input, kahn, rpo or greedy (the "
-                     "algorithm of memory-schedule)"),
+                     "algorithm of memory-schedule; default: exact)"),
       llvm::cl::init("exact")};
   /// Time limit of the exact scheduler.
   PassOptions::Option<uint64_t> scheduleTimeLimitMs{
       *this, "schedule-time-limit-ms",
       llvm::cl::desc("Time limit of the exact scheduler per function in "
-                     "milliseconds"),
+                     "milliseconds (default: 10000)"),
       llvm::cl::init(10000)};
   /// Where graph inputs and outputs live.
   PassOptions::Option<IOPlacement> io{
@@ -104,13 +105,14 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   /// Arena alignment.
   PassOptions::Option<int64_t> alignment{
       *this, "alignment",
-      llvm::cl::desc("Alignment of every buffer in the arena, in bytes"),
+      llvm::cl::desc("Alignment of every buffer in the arena, in bytes "
+                     "(default: 16)"),
       llvm::cl::init(16)};
   /// Placement algorithm of memplan-plan-arena.
   PassOptions::Option<std::string> placement{
       *this, "placement",
       llvm::cl::desc("Arena placement: best, greedy-by-size or no-reuse (the "
-                     "algorithm of memplan-plan-arena)"),
+                     "algorithm of memplan-plan-arena; default: best)"),
       llvm::cl::init("best")};
   /// Last stage to run.
   PassOptions::Option<std::string> stopAfter{

@@ -1,5 +1,4 @@
-//===- MemoryTimelineSvg.h - SVG plot of live bytes per step -----*- C++
-//-*-===//
+//===- MemoryTimelineSvg.h - SVG plot of live bytes per step ----*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
@@ -8,8 +7,10 @@
 // Renders memory timelines (live activation bytes at each step of an order)
 // as a deterministic SVG chart, like the memory-usage figures of the
 // scheduling papers: one staircase line per order, its peak marked with a
-// dot and a dashed line, axes labelled in steps and KiB, and a legend that
-// gives every line's peak. memory-report's `format=svg` uses it.
+// dot, a dashed line and a label naming the op at the peak, axes labelled in
+// steps and KiB, and a legend that gives every line's peak. A line equal to
+// an earlier one is drawn dashed on top of it, so both stay visible.
+// memory-report's `format=svg` uses it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -35,6 +36,9 @@ struct TimelineSeries {
   int64_t peakBytes = 0;
   /// The first step at which the peak is reached.
   unsigned peakStep = 0;
+  /// Name of the op at the peak step (its NameLoc, or file:line:col), shown
+  /// in the peak label and the legend; empty if unknown.
+  std::string peakOp;
 };
 
 /// One chart: a title and the lines drawn on shared axes.

@@ -37,7 +37,8 @@ defvar CostModelOptions = [
            clEnumValN(::mlir::memopt::IOPlacement::Caller, "caller",
                       "in the caller's buffers, live for the whole call"))}]>,
   Option<"alignment", "alignment", "int64_t", /*default=*/"16",
-         "Alignment of every arena buffer in bytes (lowering model)">,
+         "Alignment of every arena buffer in bytes (lowering model; "
+         "default: 16)">,
 ];
 
 
@@ -46,8 +47,10 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
                 "function";
   let description = [{
     Builds the dataflow graph of every `func.func` with a body and evaluates
-    the canonical memory model (see `docs/MemoryModel.md`) for the order in
-    which the ops appear in the block. Weights (`tosa.const`, other
+    the memory model `model=` selects (by default `lowering`: the bytes
+    `cortex-m-pipeline` allocates, the numbers `memory-schedule` records as
+    `memopt.peak_bytes`; see `docs/MemoryModel.md`) for the order in which
+    the ops appear in the block. Weights (`tosa.const`, other
     constant-like ops and everything computed only from constants) are not
     counted; view-like ops (`tosa.reshape`, `tensor.expand_shape`,
     `tensor.collapse_shape`, `tensor.cast`) add no bytes and extend the life of
@@ -66,18 +69,23 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
       peak: 5216 bytes; live: op1 (3136) op2 (1568) op3 (512)
     ```
 
-    `format=svg` writes an SVG chart per function (stacked in one document):
-    live KiB per step as a staircase line, the peak marked with a dot, a
-    dashed line and a label, axes labelled in steps and KiB, and a legend
-    with each line's peak. `compare=kahn|rpo|greedy|exact|input` overlays the
-    order that `memory-schedule algorithm=<name>` would compute for the same
-    graph, e.g. file order against mem-opt's exact order:
+    `format=svg` writes an SVG chart per function (stacked in one document),
+    titled with the memory model: the live bytes of the text and JSON
+    reports, in KiB per step, as a staircase line; the peak marked with a dot, a dashed line and a label
+    naming the op at the peak (kept clear of the title); axes labelled in
+    steps and KiB; and a legend with each line's peak and peak op.
+    `compare=kahn|rpo|greedy|exact|input` overlays the order that
+    `memory-schedule algorithm=<name>` would compute for the same graph, e.g.
+    file order against mem-opt's exact order; an overlay equal to the first
+    line is drawn dashed on top of it:
 
     ```
     mem-opt model.mlir --memory-report="format=svg compare=exact output=t.svg"
     ```
 
-    `format=json` prints an object with a `functions` array. Each function
+    `format=json` prints an object with `format_version` (1; it changes when
+    a member is renamed or removed or changes meaning), `mem_opt_version`
+    and a `functions` array. Each function
     has `name`, `peak_bytes`, `peak_op`, `peak_step`, `live_at_peak` (the
     tensors live at the peak, with their bytes) and `steps`, one entry per
     op with `step`, `op`, `loc` and `live_bytes`.
@@ -95,18 +103,21 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
   let options = !listconcat(CostModelOptions, [
     Option<"format", "format", "std::string", /*default=*/"\"text\"",
            "Report format: `text` (a table per function), `json` or `svg` "
-           "(a chart per function)">,
+           "(a chart per function) (default: text)">,
     Option<"output", "output", "std::string", /*default=*/"\"-\"",
-           "File to write the report to; `-` means stderr">,
+           "File to write the report to; `-` means stderr (default: -)">,
     Option<"partition", "partition", "bool", /*default=*/"false",
            "Also report, per function, the best scheduled peak before and "
-           "after partition-concat (auto), computed on a copy">,
+           "after partition-concat (auto), computed on a copy (default: "
+           "false)">,
     Option<"compare", "compare", "std::string", /*default=*/"\"none\"",
            "With format=svg, overlay the order of another algorithm: "
-           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact`">,
+           "`none`, `input`, `kahn`, `rpo`, `greedy` or `exact` (default: "
+           "none)">,
     Option<"compareTimeLimitMs", "compare-time-limit-ms", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
-           "Time limit of the exact search for compare=exact">,
+           "Time limit of the exact search for compare=exact, in "
+           "milliseconds (default: 10000)">,
   ]);
 }
 
@@ -151,23 +162,25 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
   }];
   let options = !listconcat(CostModelOptions, [
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"exact\"",
-           "Ordering algorithm: exact, input, kahn, rpo or greedy">,
+           "Ordering algorithm: exact, input, kahn, rpo or greedy "
+           "(default: exact)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
            "Time limit of the exact search per function, in milliseconds "
-           "(0: none)">,
+           "(0: none; default: 10000)">,
     Option<"maxStates", "max-states", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultMaxStates",
            "Most search states the exact search keeps per function "
-           "(0: no limit)">,
+           "(0: no limit; default: 4000000)">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory of the device in bytes; fail if the order "
-           "needs more (0: no budget)">,
+           "needs more (0: no budget; default: 0)">,
     Option<"recordTime", "record-time", "bool", /*default=*/"true",
-           "Record the scheduling time as memopt.schedule_time_ms">,
+           "Record the scheduling time as memopt.schedule_time_ms "
+           "(default: true)">,
     Option<"printStatistics", "print-statistics", "bool", /*default=*/"false",
            "Emit the statistics of each function as a remark (Debian's LLVM "
-           "22 compiles -mlir-pass-statistics out)">,
+           "22 compiles -mlir-pass-statistics out; default: false)">,
   ]);
   let statistics = [
     Statistic<"peakBefore", "peak-before", "Peak bytes of the input order "
@@ -282,15 +295,15 @@ def PartitionConcatPass : Pass<"partition-concat", "func::FuncOp"> {
   }];
   let options = !listconcat(CostModelOptions, [
     Option<"conv", "conv", "bool", /*default=*/"true",
-           "Partition concat + conv2d">,
+           "Partition concat + conv2d (default: true)">,
     Option<"depthwise", "depthwise", "bool", /*default=*/"true",
-           "Partition concat + depthwise_conv2d">,
+           "Partition concat + depthwise_conv2d (default: true)">,
     Option<"mode", "mode", "std::string", /*default=*/"\"auto\"",
            "`auto`: only where the optimal peak goes down; `always`: every "
-           "legal site">,
+           "legal site (default: auto)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"2000",
            "Time limit of each exact scheduling in auto mode, in "
-           "milliseconds (0: none)">,
+           "milliseconds (0: none; default: 2000)">,
   ]);
   let statistics = [
     Statistic<"sitesRewritten", "sites-rewritten",
@@ -373,20 +386,21 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"16",
            "Alignment of every buffer offset and of the arena (a power of "
-           "two)">,
+           "two; default: 16)">,
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
-           "Placement algorithm: best, greedy-by-size or no-reuse">,
+           "Placement algorithm: best, greedy-by-size or no-reuse "
+           "(default: best)">,
     Option<"capacity", "capacity", "int64_t", /*default=*/"0",
            "Activation SRAM in bytes: the arena plus the caller-owned "
            "buffers of the function's memref arguments; fail if the plan "
-           "needs more (0: unbounded)">,
+           "needs more (0: unbounded; default: 0)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
            "Time limit of searching placement algorithms per function, in "
-           "milliseconds (0: none)">,
+           "milliseconds (0: none; default: 1000)">,
     Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
            "Fail on allocations whose 'alignment' attribute exceeds the "
            "arena alignment (by default it is ignored: one-shot-bufferize "
-           "puts 64 on every buffer)">,
+           "puts 64 on every buffer; default: false)">,
   ];
   let dependentDialects = ["memplan::MemPlanDialect"];
 }
@@ -464,10 +478,12 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
   let options = [
     Option<"copyDuplicateResults", "copy-duplicate-results", "bool",
            /*default=*/"false",
-           "Copy values returned more than once, one buffer per result">,
+           "Copy values returned more than once, one buffer per result "
+           "(default: false)">,
     Option<"inPlaceElementwise", "in-place-elementwise", "bool",
            /*default=*/"true",
-           "Let elementwise ops overwrite an input that dies there">,
+           "Let elementwise ops overwrite an input that dies there "
+           "(default: true)">,
   ];
   let dependentDialects = ["bufferization::BufferizationDialect",
                            "linalg::LinalgDialect"];

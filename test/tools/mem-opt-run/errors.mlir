@@ -59,3 +59,14 @@ func.func @i8add(%x: tensor<4xi8>) -> tensor<4xi8> {
   %0 = tosa.add %x, %x : (tensor<4xi8>, tensor<4xi8>) -> tensor<4xi8>
   return %0 : tensor<4xi8>
 }
+
+// An op of an imported model (a NameLoc, no source position) that the host
+// flow cannot lower: the error names the model (this file's stem) and the
+// node, `errors:Custom_1:`, not `<unknown>:0: error: loc("Custom_1")`.
+// RUN: not mem-opt-run %s --entry=custom 2>&1 | FileCheck %s --check-prefix=NAMED
+// NAMED: {{^}}errors:Custom_1: error: failed to legalize operation 'tosa.custom'
+// NAMED: mem-opt-run: error: lowering {{.*}}errors.mlir to the LLVM dialect failed
+func.func @custom(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tosa.custom %x {domain_name = "d", operator_name = "op", implementation_attrs = ""} : (tensor<4xf32>) -> tensor<4xf32> loc("Custom_1")
+  return %0 : tensor<4xf32>
+}
