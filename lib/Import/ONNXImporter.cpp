@@ -1904,9 +1904,9 @@ OwningOpRef<ModuleOp> ONNXImporter::run(StringRef bytes) {
     if (folded.contains(index))
       continue;
     node = &n;
-    std::string name =
+    nodeName =
         n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
-    builder.setLoc(NameLoc::get(builder.getStringAttr(name)));
+    builder.setLoc(NameLoc::get(builder.getStringAttr(nodeName)));
     if (failed(importNode(index)))
       return nullptr;
     for (const std::string &out : n.output()) {

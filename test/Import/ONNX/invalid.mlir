@@ -2,7 +2,8 @@
 // the file (and the node and op type when one is involved), and no output.
 
 // RUN: not mem-opt-import %S/Inputs/unsupported-op.onnx 2>&1 | FileCheck %s --check-prefix=OP
-// OP: unsupported-op.onnx:0:0: error: node 'norm' (LRN): unsupported operator
+// The error names the model and the node: <model>:<node>.
+// OP: unsupported-op:norm: error: node 'norm' (LRN): unsupported operator
 
 // RUN: not mem-opt-import %S/Inputs/dynamic-dim.onnx 2>&1 | FileCheck %s --check-prefix=DYNAMIC
 // DYNAMIC: dynamic-dim.onnx:0:0: error: graph input 'x': dimension 0 is dynamic ('batch'); only static shapes are supported
