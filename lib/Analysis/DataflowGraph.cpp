@@ -178,6 +178,10 @@ bool DataflowGraphBuilder::isWeightOp(Operation *op) const {
     return true;
   if (!isMemoryEffectFree(op))
     return false;
+  // The lowering computes a rescale of weights at run time, into a buffer:
+  // no folder turns it into a constant.
+  if (isLowering() && isa<tosa::RescaleOp>(op))
+    return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value operand) { return weights.contains(operand); });
 }

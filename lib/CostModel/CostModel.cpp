@@ -67,7 +67,9 @@ bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
 bool mlir::memopt::isElementwiseOp(Operation *op) {
   return op->getNumResults() == 1 &&
          (op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-          isa<tosa::RescaleOp, tosa::CastOp, tosa::TableOp>(op));
+          // tosa.mul is one elementwise generic too; its shift operand is a
+          // constant scalar.
+          isa<tosa::RescaleOp, tosa::CastOp, tosa::TableOp, tosa::MulOp>(op));
 }
 
 std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {

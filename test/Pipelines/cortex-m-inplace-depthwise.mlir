@@ -1,4 +1,5 @@
-// In-place depthwise convolution through cortex-m-pipeline: the planned IR
+// In-place depthwise convolution through cortex-m-pipeline (and an in-place
+// tosa.mul, @hard_swish at the end): the planned IR
 // computes the 3x3 depthwise conv of an inverted-residual block one channel
 // at a time over its input's buffer, and the arena holds what the cost model
 // predicts, computed here by hand.
@@ -92,4 +93,30 @@ func.func @f32_block(%x: tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32> {
   %d = tosa.depthwise_conv2d %e, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x6x6x4xf32>, tensor<3x3x4x1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x4xf32>
   %y = tosa.clamp %d {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x6x6x4xf32>) -> tensor<1x6x6x4xf32>
   return %y : tensor<1x6x6x4xf32>
+}
+
+// A hard-swish, x * clamp(x * c + c, 0, 1), as torchvision's MobileNetV3
+// exports it: the second tosa.mul writes over its dying operand %e like
+// every elementwise op (it lowers to one elementwise generic; its shift is a
+// constant), in the model as in the lowering. io=caller (x 16,384 B and the
+// 1x1x16x16 f32 output 1,024 B pinned): clamp A 16,384; mul M (A has a
+// second reader, so M is new) 32,768; add, clamp in place over M 32,768; mul
+// in place over %e (M) with A still live 32,768 (49,152 if the model wrote a
+// new buffer); clamp 16,384. Arena 32,768, predicted peak 32,768 + 17,408 =
+// 50,176.
+// RUN: mem-opt %s --cortex-m-pipeline="stop-after=plan io=caller" | FileCheck %s --check-prefix=MUL
+// MUL-LABEL: func.func @hard_swish
+// MUL-SAME: memopt.peak_bytes = 50176
+// MUL-SAME: memplan.arena_size = 32768
+func.func @hard_swish(%x: tensor<1x16x16x16xf32>) -> tensor<1x1x16x16xf32> {
+  %c = "tosa.const"() <{values = dense<0.5> : tensor<1x1x1x1xf32>}> : () -> tensor<1x1x1x1xf32>
+  %sh = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %a = tosa.clamp %x {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %m = tosa.mul %a, %c, %sh : (tensor<1x16x16x16xf32>, tensor<1x1x1x1xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
+  %d = tosa.add %m, %c : (tensor<1x16x16x16xf32>, tensor<1x1x1x1xf32>) -> tensor<1x16x16x16xf32>
+  %e = tosa.clamp %d {min_val = 0.0 : f32, max_val = 1.0 : f32} : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %y = tosa.mul %a, %e, %sh : (tensor<1x16x16x16xf32>, tensor<1x16x16x16xf32>, tensor<1xi8>) -> tensor<1x16x16x16xf32>
+  %z = tosa.clamp %y {min_val = 0.0 : f32, max_val = 6.0 : f32} : (tensor<1x16x16x16xf32>) -> tensor<1x16x16x16xf32>
+  %r = tosa.reduce_sum %z {axis = 1 : i32} : (tensor<1x16x16x16xf32>) -> tensor<1x1x16x16xf32>
+  return %r : tensor<1x1x16x16xf32>
 }

@@ -33,7 +33,7 @@
 // INPLACE: memopt.patches = {cols = 3 : i64
 // INPLACE: scf.for %[[C:.*]] = %{{.*}} to %c96 step %{{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<1x12x12x96xi8>)
 // INPLACE: tensor.extract_slice %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
-// INPLACE: linalg.depthwise_conv_2d_nhwc_hwc_q
+// INPLACE: linalg.depthwise_conv_2d_nhwc_hwc
 // INPLACE: tensor.insert_slice %{{.*}} into %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
 // Under the same options the pipeline really patches both.
 // RUN: mem-opt %s --cortex-m-pipeline="stop-after=schedule patches=3x2" | FileCheck %s --check-prefix=PATCHED

@@ -86,7 +86,9 @@ bool isViewOp(Operation *op);
 bool canOverwriteOperand(Value input, Type resultType);
 
 /// Returns true if \p op (TOSA) lowers to one elementwise `linalg.generic`
-/// whose operands of the result's type are read through identity maps.
+/// whose operands of the result's type are read through identity maps: the
+/// TOSA elementwise operators, `tosa.rescale`, `tosa.cast`, `tosa.table` and
+/// `tosa.mul` (whose shift is a constant).
 bool isElementwiseOp(Operation *op);
 
 /// Returns the operand of \p op whose buffer its result overwrites in the
