@@ -25,6 +25,18 @@
 // PLAN-LABEL: func.func @residual
 // PLAN-SAME: memopt.peak_bytes = 784
 // PLAN-SAME: memplan.arena_size = 464
+// The uneven 3x1 grid on @residual (the pool has only 2 rows, so the cut is
+// the add, 1x4x4x4 = 256, rows [0,1), [1,2), [2,4)): patch i needs clamp
+// rows [0,2), [0,3), [1,4) (128, 192, 192) and gives D of 1, 1, 2 rows (64,
+// 64, 128), each with the 144-byte window. The last patch's dw step holds
+// its C, D and window plus the other patches' results: last = patch 0:
+// 128 + 64 + 144 + 64 + 128 = 528 (592 for the others; inserting earlier
+// would hold the 256-byte cut instead). The pool then holds the cut 256 +
+// its window 16 = 272. Arena 528; peak 528 + 256 + 64 = 848.
+// RUN: mem-opt %s --split-input-file --cortex-m-pipeline="stop-after=plan io=caller patches=3x1" | FileCheck %s --check-prefix=PLAN3
+// PLAN3-LABEL: func.func @residual
+// PLAN3-SAME: memopt.peak_bytes = 848
+// PLAN3-SAME: memplan.arena_size = 528
 
 // A stride-2 conv, a clamp and a padded stride-1 conv, cut after the last
 // conv (1x4x4x4) into 2x1 patches of rows [0,2) and [2,4). By hand, with
