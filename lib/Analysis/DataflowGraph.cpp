@@ -178,6 +178,10 @@ bool DataflowGraphBuilder::isWeightOp(Operation *op) const {
     return true;
   if (!isMemoryEffectFree(op))
     return false;
+  // The lowering computes a rescale of weights at run time, into a buffer:
+  // no folder turns it into a constant.
+  if (isLowering() && isa<tosa::RescaleOp>(op))
+    return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value operand) { return weights.contains(operand); });
 }
@@ -260,9 +264,24 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
 void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   Node &node = graph.nodes[id];
   Operation *op = node.op;
-  if (node.isView || node.outputs.size() != 1 || !node.fusedOps.empty())
+  if (node.isView || node.outputs.size() != 1)
     return;
   int64_t outputBytes = graph.buffers[node.outputs.front()].bytes;
+  // A depthwise convolution computed in place, channel by channel: its
+  // one-channel buffers are its whole workspace, and its output takes over
+  // its dying input's buffer.
+  Operation *depthwise = getInPlaceDepthwise(op);
+  if (std::optional<BufferId> input =
+          depthwise ? graph.lookupBuffer(depthwise->getOperand(0))
+                    : std::nullopt) {
+    node.workspaceBytes =
+        getInPlaceDepthwiseWorkspace(depthwise, graph.costModel.alignment);
+    node.inPlaceInput = *input;
+    node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
+    return;
+  }
+  if (!node.fusedOps.empty())
+    return;
   // Elementwise ops write over an input that dies at them, and an insert
   // into a slice over its destination. A destination that is no buffer yet
   // (a `tensor.empty`) is allocated by the insert.
@@ -451,10 +470,8 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     for (std::optional<BufferId> buffer = id; buffer;) {
       Buffer &info = graph.buffers[*buffer];
       info.bytes = 0;
-      Operation *producer = graph.nodes[*info.producer].op;
-      std::optional<unsigned> operand = getOverwrittenOperand(producer);
-      buffer = operand ? graph.lookupBuffer(producer->getOperand(*operand))
-                       : std::nullopt;
+      Value overwritten = getOverwrittenValue(graph.nodes[*info.producer].op);
+      buffer = overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
       if (buffer && (graph.buffers[*buffer].isGraphInput() ||
                      graph.buffers[*buffer].isGraphOutput))
         buffer.reset();

@@ -67,7 +67,9 @@ bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
 bool mlir::memopt::isElementwiseOp(Operation *op) {
   return op->getNumResults() == 1 &&
          (op->hasTrait<OpTrait::tosa::TosaElementwiseOperator>() ||
-          isa<tosa::RescaleOp, tosa::CastOp, tosa::TableOp>(op));
+          // tosa.mul is one elementwise generic too; its shift operand is a
+          // constant scalar.
+          isa<tosa::RescaleOp, tosa::CastOp, tosa::TableOp, tosa::MulOp>(op));
 }
 
 std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
@@ -214,6 +216,79 @@ int64_t mlir::memopt::getFusedWindowBytes(Operation *op) {
   DataLayout layout = DataLayout::closest(op);
   return window->height * window->width * inputType.getShape().back() *
          getElementBytes(inputType, layout);
+}
+
+bool mlir::memopt::isInPlaceDepthwise(Operation *op) {
+  auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
+  if (!depthwise)
+    return false;
+  auto input = dyn_cast<RankedTensorType>(depthwise.getInput().getType());
+  auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
+  auto output = dyn_cast<RankedTensorType>(depthwise.getType());
+  if (!input || !weight || !output || input.getRank() != 4 ||
+      weight.getRank() != 4 || !input.hasStaticShape() ||
+      !weight.hasStaticShape() || !output.hasStaticShape())
+    return false;
+  // Multiplier 1, several channels, stride 1 and 'same' padding: output
+  // channel c is computed from input channel c alone and has its shape.
+  if (weight.getDimSize(3) != 1 || input.getDimSize(3) < 2 ||
+      llvm::any_of(depthwise.getStride(),
+                   [](int64_t stride) { return stride != 1; }) ||
+      output.getShape() != input.getShape())
+    return false;
+  // The value the group computes: the fused rescale's result, or the
+  // convolution's. It must be able to take over the input's buffer.
+  Value result = depthwise.getResult();
+  if (isFusedAccumulator(op))
+    result = (*result.user_begin())->getResult(0);
+  return canOverwriteOperand(depthwise.getInput(), result.getType());
+}
+
+Operation *mlir::memopt::getInPlaceDepthwise(Operation *op) {
+  if (isa<tosa::DepthwiseConv2DOp>(op))
+    return !isFusedAccumulator(op) && isInPlaceDepthwise(op) ? op : nullptr;
+  if (!isa<tosa::RescaleOp>(op))
+    return nullptr;
+  Operation *def = op->getOperand(0).getDefiningOp();
+  if (def && isa<tosa::DepthwiseConv2DOp>(def) && isFusedAccumulator(def) &&
+      isInPlaceDepthwise(def))
+    return def;
+  return nullptr;
+}
+
+int64_t mlir::memopt::getInPlaceDepthwiseWorkspace(Operation *op,
+                                                   int64_t alignment) {
+  auto depthwise = cast<tosa::DepthwiseConv2DOp>(op);
+  auto align = [&](int64_t bytes) {
+    return static_cast<int64_t>(llvm::alignTo(bytes, alignment));
+  };
+  DataLayout layout = DataLayout::closest(op);
+  auto input = cast<RankedTensorType>(depthwise.getInput().getType());
+  bool fused = isFusedAccumulator(op);
+  // The channel's output: the rescaled channel (fused), or the channel's
+  // accumulator initialized with the bias, which is the output (f32).
+  Type channelType = fused ? (*depthwise->user_begin())->getResult(0).getType()
+                           : depthwise.getType();
+  int64_t channelPixels =
+      input.getDimSize(0) * input.getDimSize(1) * input.getDimSize(2);
+  int64_t bytes = align(channelPixels * getElementBytes(channelType, layout));
+  // One pixel of one channel of the i32 accumulator.
+  if (fused)
+    bytes += align(getElementBytes(depthwise.getType(), layout));
+  // The padded window of one output pixel, one channel.
+  std::optional<WindowShape> window = getWindowShape(op);
+  if (hasPadding(window->pad))
+    bytes +=
+        align(window->height * window->width * getElementBytes(input, layout));
+  return bytes;
+}
+
+Value mlir::memopt::getOverwrittenValue(Operation *op) {
+  if (std::optional<unsigned> operand = getOverwrittenOperand(op))
+    return op->getOperand(*operand);
+  if (Operation *depthwise = getInPlaceDepthwise(op))
+    return depthwise->getOperand(0);
+  return {};
 }
 
 namespace {

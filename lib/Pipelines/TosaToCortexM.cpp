@@ -20,6 +20,7 @@
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tosa/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -160,9 +161,18 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (stop == "schedule")
     return success();
 
-  // 3. TOSA to linalg. Dialect conversion rewrites each op where it stands, so
-  // the scheduled order is kept.
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{});
+  // 3. Depthwise convolutions whose input dies at them are computed channel
+  // by channel over it (the cost model's isInPlaceDepthwise), then TOSA to
+  // linalg. Dialect conversion rewrites each op where it stands, so the
+  // scheduled order is kept.
+  // The TOSA is validated as the schedule left it: the channel loops read
+  // their rescale's multiplier and shift through slices, which TOSA's
+  // validation would reject as not constant.
+  pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{}));
+  pm.addNestedPass<func::FuncOp>(createInPlaceDepthwisePass());
+  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
+                              TosaToLinalgNamedOptions{},
+                              /*validationOptions=*/std::nullopt);
   if (failed(addText(
           pm,
           "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "

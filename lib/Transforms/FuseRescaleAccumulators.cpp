@@ -55,10 +55,23 @@ static unsigned getNumPixelDims(Operation *op) {
   return 0;
 }
 
-/// Returns true if \p value is a weight (a constant), not an activation.
+/// Returns true if \p value is a weight (a constant, or a view of one: the
+/// channel slices of an in-place depthwise convolution), not an activation.
 static bool isConstantValue(Value value) {
   Operation *def = value.getDefiningOp();
+  while (def && isa<tensor::ExtractSliceOp, tensor::CollapseShapeOp,
+                    tensor::ExpandShapeOp>(def))
+    def = def->getOperand(0).getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Returns true if \p op is at function level or directly in a loop at
+/// function level (the channel loop of an in-place depthwise convolution),
+/// where this pass fuses accumulators.
+static bool isFusionScope(Operation *op, func::FuncOp func) {
+  Operation *parent = op->getParentOp();
+  return parent == func ||
+         (isa<scf::ForOp>(parent) && parent->getParentOp() == func);
 }
 
 /// Returns true if \p op is an all-parallel linalg.generic with one tensor
@@ -325,7 +338,7 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   // accumulator, possibly through elementwise ops on the accumulator type.
   SmallVector<FusionChain> chains;
   func.walk([&](linalg::GenericOp op) {
-    if (!isElementwiseGeneric(op) || op->getParentOp() != func)
+    if (!isElementwiseGeneric(op) || !isFusionScope(op, func))
       return;
     FusionChain chain;
     chain.consumer = op;
@@ -395,7 +408,7 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   // pixel at a time too, so that their input is read through a window.
   SmallVector<linalg::LinalgOp> padded;
   func.walk([&](linalg::LinalgOp op) {
-    if (op->getParentOp() != func || getNumPixelDims(op) != 3 ||
+    if (!isFusionScope(op, func) || getNumPixelDims(op) != 3 ||
         op.getNumDpsInits() != 1)
       return;
     auto pad = op.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();

@@ -11,6 +11,8 @@ zoo's models (f32 and int8) with `patches=auto` and forced grids; the test
 checks that every random function was patched and that `mem-opt-run
 --compare` finds the outputs of the patched and the unpatched function equal
 (bit-exact: every output element is computed by the same arithmetic).
+The same comparison checks `inplace-depthwise` on the random functions and on
+the zoo's MobileNetV2 and MCUNet-style models, patched and not.
 
 Usage: patch_prefix_random.py --mem-opt BIN --mem-opt-run BIN
            --mem-opt-zoo BIN --work-dir DIR [--cases N] [--seed S]
@@ -230,6 +232,45 @@ def main():
     print("zoo: %d patched functions compared" % zoo_patched)
     if patched < tools.cases or zoo_patched == 0:
         print("error: not every case was patched")
+        errors += 1
+    # In-place depthwise convolutions (inplace-depthwise): the random
+    # functions, and the zoo's models (f32 and int8) patched and not, whose
+    # depthwise convolutions run channel by channel over their input.
+    sources = [os.path.join(tools.work_dir, "case%d.mlir" % case)
+               for case in range(tools.cases)]
+    for model in ("mobilenet-v2", "mcunet"):
+        for dtype in ("f32", "i8"):
+            source = os.path.join(tools.work_dir, "%s-%s.mlir" % (model, dtype))
+            if not os.path.exists(source):
+                run([tools.mem_opt_zoo, "--model=" + model, "--dtype=" + dtype,
+                     "-o", source])
+            sources.append(source)
+            sources.append(source.replace(".mlir", "-3x2.mlir"))
+            if not os.path.exists(sources[-1]):
+                run([tools.mem_opt, source, "--pass-pipeline=builtin.module("
+                     "func.func(patch-prefix{patches=3x2}))", "-o",
+                     sources[-1]])
+    in_place = 0
+    for source in sources:
+        target = source.replace(".mlir", "-inplace.mlir")
+        res = run([tools.mem_opt, source, "--pass-pipeline=builtin.module("
+                   "func.func(inplace-depthwise))", "-o", target], check=False)
+        if res.returncode:
+            print("error: %s: inplace-depthwise failed\n%s" % (
+                source, res.stderr[:400]))
+            errors += 1
+            continue
+        loops = open(target).read().count("scf.for")
+        if not loops:
+            continue
+        in_place += loops
+        ok, out = compare(tools, source, target)
+        if not ok:
+            print("error: %s in place differs\n%s" % (source, out[:400]))
+            errors += 1
+    print("in place: %d depthwise convolutions compared" % in_place)
+    if in_place == 0:
+        print("error: no depthwise convolution was computed in place")
         errors += 1
     print("%d errors" % errors)
     return 1 if errors else 0

@@ -12,9 +12,14 @@
 // CHECK-NEXT: scf.for
 // CHECK-NEXT: scf.for
 // CHECK: linalg.conv_2d_nhwc_hwcf_q {{.*}} outs({{.*}} : memref<1x1x1x4xi32>)
-// dw2: multiplier 1 -> a 4-d depthwise conv.
-// CHECK: memplan.place {{.*}} to memref<1x1x1x4xi32>
-// CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q {{.*}} outs({{.*}} : memref<1x1x1x4xi32>)
+// dw2: multiplier 1, stride 1, and its input (dw1) dies at it: computed in
+// place one channel at a time (inplace-depthwise), a 4-d depthwise conv per
+// channel with a 5x5 channel, a 3x3 padded window and one i32 pixel.
+// CHECK: memplan.place {{.*}} to memref<1x5x5x1xi8>
+// CHECK: memplan.place {{.*}} to memref<1x3x3x1xi8>
+// CHECK: memplan.place {{.*}} to memref<1x1x1x1xi32>
+// CHECK: scf.for
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q {{.*}} outs({{.*}} : memref<1x1x1x1xi32>)
 // pw: 1x1 conv, two channels.
 // CHECK: memplan.place {{.*}} to memref<1x1x1x2xi32>
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}} outs({{.*}} : memref<1x1x1x2xi32>)
@@ -51,7 +56,8 @@
 
 // Padding: a fused conv reads its padded input through one padded window per
 // pixel (3x3 x input channels, at function level), not a padded copy of the
-// whole input (dw1: 11x11x1, dw2: 7x7x4). The unfused dw3 keeps its copy.
+// whole input (dw1: 11x11x1, dw2: 7x7x4; dw2, in place, reads one channel
+// per window). The unfused dw3 keeps its copy.
 // RUN: mem-opt %S/Inputs/int8_fused.mlir --cortex-m-pipeline=stop-after=plan | FileCheck %s --check-prefix=PAD
 // PAD-NOT: memref<1x11x11x1xi8>
 // PAD-NOT: memref<1x7x7x4xi8>
@@ -61,7 +67,7 @@
 // PAD-SAME: outs(%{{.*}} : memref<1x3x3x1xi8>)
 // PAD: linalg.copy
 // PAD: linalg.conv_2d_nhwc_hwcf_q
-// PAD: memplan.place {{.*}} to memref<1x3x3x4xi8>
+// PAD: memplan.place {{.*}} to memref<1x3x3x1xi8>
 // PAD: memplan.place {{.*}} to memref<1x7x7x2xi8>
 // PAD: linalg.depthwise_conv_2d_nhwc_hwcm_q
 // PAD-NOT: memref<1x11x11x1xi8>

@@ -5,7 +5,8 @@
 // Cortex-M4 and Cortex-M7, run on QEMU in an arena of exactly the planned
 // size between canaries. Their outputs must match mem-opt-run's host run of
 // the unpatched TOSA function: within tolerance for f32, bit for bit for
-// int8 (run_model.py).
+// int8 (run_model.py). The zoo's int8 MobileNetV2 0.35 with a forced grid
+// and its in-place depthwise convolutions runs the same way.
 // REQUIRES: cortex-m-qemu, shared-models
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: %run_firmware %s --work %t/f32 --seed 5 --cpu cortex-m4 --cpu cortex-m7 \
@@ -14,6 +15,26 @@
 // RUN: %run_firmware %t/person_detect.mlir --work %t/pd --seed 3 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=person_detect_ \
 // RUN:   --timeout 120 --compile-arg=--patches=auto | FileCheck %s --check-prefix=PD
+// The zoo's small int8 MobileNetV2 (96x96, width 0.35) with a 3x3 grid forced
+// on, bit for bit against the host run of the unpatched model. It also runs
+// the in-place depthwise form: every stride-1 depthwise conv after the cut
+// is computed channel by channel over its dying input (INPLACE below).
+// RUN: mem-opt-zoo --model=mobilenet-v2 --channels=11 --dtype=i8 -o %t/mbv2.mlir
+// RUN: %run_firmware %t/mbv2.mlir --work %t/mbv2 --seed 4 \
+// RUN:   --cpu cortex-m4 --cpu cortex-m7 --timeout 300 \
+// RUN:   --compile-arg=--patches=3x3 | FileCheck %s --check-prefix=MBV2
+// RUN: mem-opt %t/mbv2.mlir --cortex-m-pipeline="stop-after=linalg patches=3x3" \
+// RUN:   | FileCheck %s --check-prefix=INPLACE
+// MBV2-NOT: FAIL
+// MBV2: OK cortex-m4 on mps2-an386: mobilenet_v2: predicted_peak=
+// MBV2-NOT: FAIL
+// MBV2: OK cortex-m7 on mps2-an500: mobilenet_v2: predicted_peak=
+// MBV2-NOT: FAIL
+// INPLACE: memopt.patches = {cols = 3 : i64
+// INPLACE: scf.for %[[C:.*]] = %{{.*}} to %c96 step %{{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<1x12x12x96xi8>)
+// INPLACE: tensor.extract_slice %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
+// INPLACE: linalg.depthwise_conv_2d_nhwc_hwc
+// INPLACE: tensor.insert_slice %{{.*}} into %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
 // Under the same options the pipeline really patches both.
 // RUN: mem-opt %s --cortex-m-pipeline="stop-after=schedule patches=3x2" | FileCheck %s --check-prefix=PATCHED
 // F32-NOT: FAIL

@@ -1,6 +1,43 @@
 // RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x1}))' | FileCheck %s
 // RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=3x1}))' | FileCheck %s --check-prefix=UNEVEN
 
+// The planned arena of the 2x1 patches through cortex-m-pipeline (io=caller:
+// the input and output are the caller's), computed by hand; every buffer is
+// f32 and rounded up to 16 bytes.
+// @stride2_chain: per patch A (conv1, 1x3x4x4 = 192) with its padded window
+// (3x3x2 x4 = 72 -> 80), R = clamp in place over A, B (conv2, 1x2x4x4 =
+// 128) with its window (3x3x4 x4 = 144), then B is inserted into the cut
+// value (1x4x4x4 = 256, allocated at the first insert). The second patch's
+// conv2 step holds R 192 + B 128 + 144 plus the first patch's result, at
+// least its B (128): 592, reached by inserting both patches after the second
+// conv2 (then B0 + B1 + the cut 512, conv1 steps 128 + 192 + 80 = 400).
+// Arena 592; peak 592 + 512 (x) + 64 (y) = 1168.
+// @residual (cut after the max pool, 1x2x2x4 = 64, the caller's output):
+// per patch C (clamp of a view, 1x3x4x4 = 192), D (depthwise, 1x2x4x4 =
+// 128) with its window (3x3x4 x4 = 144), the add in place over D, the pool
+// (1x1x2x4 = 32, 2x2 window 16) inserted into the caller's output. The dw
+// step holds 192 + 128 + 144 = 464 (the other patch can be done by then).
+// Arena 464; peak 464 + 256 + 64 = 784.
+// RUN: mem-opt %s --split-input-file --cortex-m-pipeline="stop-after=plan io=caller patches=2x1" | FileCheck %s --check-prefix=PLAN
+// PLAN-LABEL: func.func @stride2_chain
+// PLAN-SAME: memopt.peak_bytes = 1168
+// PLAN-SAME: memplan.arena_size = 592
+// PLAN-LABEL: func.func @residual
+// PLAN-SAME: memopt.peak_bytes = 784
+// PLAN-SAME: memplan.arena_size = 464
+// The uneven 3x1 grid on @residual (the pool has only 2 rows, so the cut is
+// the add, 1x4x4x4 = 256, rows [0,1), [1,2), [2,4)): patch i needs clamp
+// rows [0,2), [0,3), [1,4) (128, 192, 192) and gives D of 1, 1, 2 rows (64,
+// 64, 128), each with the 144-byte window. The last patch's dw step holds
+// its C, D and window plus the other patches' results: last = patch 0:
+// 128 + 64 + 144 + 64 + 128 = 528 (592 for the others; inserting earlier
+// would hold the 256-byte cut instead). The pool then holds the cut 256 +
+// its window 16 = 272. Arena 528; peak 528 + 256 + 64 = 848.
+// RUN: mem-opt %s --split-input-file --cortex-m-pipeline="stop-after=plan io=caller patches=3x1" | FileCheck %s --check-prefix=PLAN3
+// PLAN3-LABEL: func.func @residual
+// PLAN3-SAME: memopt.peak_bytes = 848
+// PLAN3-SAME: memplan.arena_size = 528
+
 // A stride-2 conv, a clamp and a padded stride-1 conv, cut after the last
 // conv (1x4x4x4) into 2x1 patches of rows [0,2) and [2,4). By hand, with
 // lo = o0*s - padBefore and hi = (o1-1)*s - padBefore + k:

@@ -1220,6 +1220,39 @@ static void buildMobileNetV2(TosaGraphBuilder &g, const ZooParams &p) {
   g.finish(g.conv(x, numClasses, 1, 1, "classifier"));
 }
 
+/// An MCUNet-style network (Lin et al., "MCUNet: Tiny Deep Learning on IoT
+/// Devices", NeurIPS 2020): a chain of MobileNetV2 inverted-residual blocks
+/// from TinyNAS's search space, whose blocks mix kernel sizes 3, 5 and 7 and
+/// expansion ratios 3, 4 and 6, on a small input. The block list is this
+/// zoo's own pick in that space (not a published searched model); widths
+/// scale with C / 16 (16 stem channels by default).
+static void buildMcuNet(TosaGraphBuilder &g, const ZooParams &p) {
+  // Expansion, kernel, output channels at C = 16, stride.
+  static const int64_t blocks[][4] = {
+      {1, 3, 8, 1},  {6, 7, 16, 2}, {3, 3, 16, 1}, {6, 7, 24, 2},
+      {4, 5, 24, 1}, {3, 3, 24, 1}, {6, 5, 40, 2}, {4, 5, 40, 1},
+      {3, 7, 40, 1}, {6, 5, 48, 1}, {4, 3, 48, 1}, {6, 7, 96, 2},
+      {4, 5, 96, 1}, {3, 3, 96, 1}, {6, 3, 160, 1}};
+  double width = double(p.channels) / 16.0;
+  Value x = g.addInput(p.resolution, p.resolution, 3);
+  x = g.relu6(g.conv(x, makeDivisible(16 * width), 3, 2, "stem_conv"),
+              "stem_relu6");
+  for (auto [index, block] : llvm::enumerate(blocks)) {
+    std::string name = "b" + std::to_string(index);
+    int64_t inC = dimOf(x, 3), outC = makeDivisible(block[2] * width);
+    Value y = x;
+    if (block[0] != 1)
+      y = g.relu6(g.conv(y, inC * block[0], 1, 1, name + "_expand"),
+                  name + "_expand_relu6");
+    y = g.relu6(g.depthwise(y, block[1], block[3], 1, name + "_dw"),
+                name + "_dw_relu6");
+    y = g.conv(y, outC, 1, 1, name + "_project");
+    x = block[3] == 1 && inC == outC ? g.add(x, y, name + "_add") : y;
+  }
+  x = g.globalAvgPool(x, "gap");
+  g.finish(g.conv(x, numClasses, 1, 1, "classifier"));
+}
+
 /// ResNet basic blocks (ResNet-18 layer1/layer2 pattern): two blocks per
 /// stage, channels doubling with a stride-2 first block and a 1x1
 /// projection shortcut.
@@ -1386,6 +1419,9 @@ static const ModelInfo models[] = {
      32, buildDenseBlock},
     {"mobilenet-v2", "MobileNetV2, width multiplier C/32 (0.5 by default)", 0,
      16, 96, buildMobileNetV2},
+    {"mcunet",
+     "MCUNet-style inverted residuals, kernels 3/5/7, expansions 3/4/6", 0, 16,
+     96, buildMcuNet},
     {"resnet-block", "ResNet-18 basic blocks, two per stage", 4, 16, 32,
      buildResNetBlocks},
     {"hrnet-w18-small-block",

@@ -86,7 +86,9 @@ bool isViewOp(Operation *op);
 bool canOverwriteOperand(Value input, Type resultType);
 
 /// Returns true if \p op (TOSA) lowers to one elementwise `linalg.generic`
-/// whose operands of the result's type are read through identity maps.
+/// whose operands of the result's type are read through identity maps: the
+/// TOSA elementwise operators, `tosa.rescale`, `tosa.cast`, `tosa.table` and
+/// `tosa.mul` (whose shift is a constant).
 bool isElementwiseOp(Operation *op);
 
 /// Returns the operand of \p op whose buffer its result overwrites in the
@@ -110,6 +112,38 @@ bool isPadFusedIntoWindow(Operation *op);
 /// per output pixel (kernel extent x input channels), or 0 if it does not
 /// pad its input (by its attribute or an explicit fused `tosa.pad`).
 int64_t getFusedWindowBytes(Operation *op);
+
+/// Returns true if the lowering computes the depthwise convolution \p op in
+/// place (`inplace-depthwise`): one channel at a time into a one-channel
+/// buffer, each channel then written over the input channel it no longer
+/// needs, so input and output never coexist. It holds for a
+/// `tosa.depthwise_conv2d` with static shapes, channel multiplier 1 and more
+/// than one channel, stride 1 and an output of the input's shape ('same'
+/// padding), whose result (its fused rescale's, if isFusedAccumulator)
+/// has the input's type, where the input dies at the op and may be
+/// overwritten (canOverwriteOperand: read by this op only, computed by an op
+/// that is not a constant or a slice, not a graph input). This is the one
+/// rule: the cost model and the lowering pass both call it.
+bool isInPlaceDepthwise(Operation *op);
+
+/// Returns the depthwise convolution that the node op \p op completes in
+/// place: \p op itself if it is one (not fused), or the fused accumulator of
+/// the rescale \p op; null otherwise.
+Operation *getInPlaceDepthwise(Operation *op);
+
+/// Returns the bytes of the one-channel buffers of the in-place depthwise
+/// convolution \p op (isInPlaceDepthwise), allocated once before its
+/// channel loop, each rounded up to \p alignment: the channel's output
+/// (N x H x W of the result's element; for an f32 convolution, its
+/// bias-initialized accumulator) and, if padded, the padded window of one
+/// output pixel (kernel extent, one channel); a fused int8 convolution adds
+/// its one-pixel, one-channel i32 accumulator.
+int64_t getInPlaceDepthwiseWorkspace(Operation *op, int64_t alignment);
+
+/// Returns the value whose buffer the result of the node op \p op
+/// overwrites in the lowering (getOverwrittenOperand's operand, or the input
+/// of an in-place depthwise convolution), or a null value.
+Value getOverwrittenValue(Operation *op);
 
 /// The buffers the lowering of one op creates around its result, beyond its
 /// inputs and outputs, in the order they are live.

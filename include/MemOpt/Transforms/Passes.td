@@ -517,6 +517,35 @@ def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   ];
 }
 
+def InPlaceDepthwisePass : Pass<"inplace-depthwise", "func::FuncOp"> {
+  let summary = "Compute depthwise convolutions channel by channel over "
+                "their dying input";
+  let description = [{
+    On scheduled TOSA, before TOSA to linalg: every `tosa.depthwise_conv2d`
+    that the memory model computes in place (`isInPlaceDepthwise` in
+    `MemOpt/CostModel/CostModel.h`: multiplier 1, stride 1, an output of the
+    input's shape and type, through its fused rescale for int8, and an input
+    that dies at it) becomes an `scf.for` over the channels whose iteration
+    argument is the input tensor. Each iteration views channel `c` of the
+    iteration argument (`tensor.extract_slice`), computes the one-channel
+    depthwise convolution (and its rescale) on it with channel `c`'s weights,
+    bias, multiplier and shift, and inserts the result over channel `c`
+    (`tensor.insert_slice`). One-shot bufferization writes it in place into
+    the input's buffer: input and output never coexist, and the one-channel
+    result (with, after `fuse-rescale-accumulators`, a one-pixel accumulator
+    and a one-pixel padded window) is the only extra memory, which the cost
+    model counts. The loop replaces the convolution (or its rescale) where
+    the schedule put it. Results are unchanged bit for bit.
+  }];
+  let statistics = [
+    Statistic<"numInPlace", "num-in-place",
+              "Depthwise convolutions computed in place">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def FuseRescaleAccumulatorsPass
     : Pass<"fuse-rescale-accumulators", "func::FuncOp"> {
   let summary = "Fuse int8 conv/depthwise/matmul into the rescale of their "

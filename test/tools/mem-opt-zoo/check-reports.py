@@ -32,7 +32,7 @@ REQUIRED = [
     "darts-v2-cifar", "pnas-cifar", "nasnet-a-imagenet", "amoebanet-a-imagenet",
     "darts-v2-imagenet", "pnas-imagenet", "randwire-ws", "randwire-ws-net",
     "swiftnet-vww-cell", "inception-v3-block", "squeezenet-fire",
-    "densenet-block", "mobilenet-v2", "resnet-block", "hrnet-w18-small-block",
+    "densenet-block", "mobilenet-v2", "mcunet", "resnet-block", "hrnet-w18-small-block",
 ]
 BASELINES = ["input", "kahn", "rpo", "greedy"]
 # Keeps the test quick: the big random graphs stop at this limit and are

@@ -1,6 +1,6 @@
 // Every zoo model is generated, verifies in Debian's mlir-opt, and goes
 // through mem-opt's dataflow graph; the same options give the same bytes.
-// RUN: for m in nasnet-a-normal nasnet-a-reduction amoebanet-a-normal amoebanet-a-reduction pnas-cell darts-v2-normal darts-v2-reduction nasnet-a-cifar amoebanet-a-cifar darts-v2-cifar pnas-cifar nasnet-a-imagenet amoebanet-a-imagenet darts-v2-imagenet pnas-imagenet randwire-ws randwire-ws-net swiftnet-vww-cell inception-v3-block squeezenet-fire densenet-block mobilenet-v2 resnet-block hrnet-w18-small-block; do \
+// RUN: for m in nasnet-a-normal nasnet-a-reduction amoebanet-a-normal amoebanet-a-reduction pnas-cell darts-v2-normal darts-v2-reduction nasnet-a-cifar amoebanet-a-cifar darts-v2-cifar pnas-cifar nasnet-a-imagenet amoebanet-a-imagenet darts-v2-imagenet pnas-imagenet randwire-ws randwire-ws-net swiftnet-vww-cell inception-v3-block squeezenet-fire densenet-block mobilenet-v2 mcunet resnet-block hrnet-w18-small-block; do \
 // RUN:   mem-opt-zoo --model=$m -o %t.$m.mlir && mlir-opt %t.$m.mlir -o /dev/null && \
 // RUN:   mem-opt %t.$m.mlir --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT && \
 // RUN:   mem-opt-zoo --model=$m --dtype=i8 | mem-opt --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT || exit 1; \
@@ -31,3 +31,31 @@
 // NET: "s1_n15_pw"
 // RUN: not mem-opt-zoo --model=randwire-ws --nodes=3 2>&1 | FileCheck %s --check-prefix=BADNODES
 // BADNODES: --nodes must be in [5, 2000]
+
+// The small int8 MobileNetV2 of MCUNet's comparisons: width 0.35 is
+// --channels=11 (width C/32 = 0.34375 rounds every layer, as torchvision's
+// _make_divisible does with 0.35, to 16 stem channels and blocks of 8, 8,
+// 16, 24, 32, 56 and 112 channels: 32 x 0.35 = 11.2 -> 16, 16 x 0.35 = 5.6
+// -> 8, 24 x 0.35 = 8.4 -> 8, 32 x 0.35 = 11.2 -> 16, 64 x 0.35 = 22.4 ->
+// 24, 96 x 0.35 = 33.6 -> 32, 160 x 0.35 = 56, 320 x 0.35 = 112).
+// RUN: mem-opt-zoo --model=mobilenet-v2 --channels=11 --dtype=i8 | FileCheck %s --check-prefix=MBV2
+// MBV2: func.func @mobilenet_v2(%arg0: tensor<1x96x96x3xi8>
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x48x48x16xi32> loc("stem_conv")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x48x48x8xi32> loc("b0_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x24x24x8xi32> loc("b1_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x12x12x16xi32> loc("b3_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x6x6x24xi32> loc("b6_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x6x6x32xi32> loc("b10_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x3x3x56xi32> loc("b13_project")
+// MBV2: tosa.conv2d {{.*}} -> tensor<1x3x3x112xi32> loc("b16_project")
+
+// The MCUNet-style model: 96x96 input, depthwise kernels 3, 5 and 7 with
+// 'same' padding (pad 1, 2 and 3), expansion ratios 3, 4 and 6 (b1: 6 x 8 =
+// 48 channels, b2: 3 x 16 = 48, b4: 4 x 24 = 96).
+// RUN: mem-opt-zoo --model=mcunet --dtype=i8 | FileCheck %s --check-prefix=MCU
+// MCU: func.func @mcunet(%arg0: tensor<1x96x96x3xi8>
+// MCU: tosa.conv2d {{.*}} -> tensor<1x48x48x48xi32> loc("b1_expand")
+// MCU: tosa.depthwise_conv2d {{.*}} : (tensor<1x{{[0-9]+}}x{{[0-9]+}}x48xi8>, tensor<7x7x48x1xi8>{{.*}} loc("b1_dw")
+// MCU: tosa.depthwise_conv2d {{.*}}pad = array<i64: 1, 1, 1, 1>{{.*}} : (tensor<1x24x24x48xi8>, tensor<3x3x48x1xi8>{{.*}} loc("b2_dw")
+// MCU: tosa.depthwise_conv2d {{.*}}pad = array<i64: 2, 2, 2, 2>{{.*}} : (tensor<1x12x12x96xi8>, tensor<5x5x96x1xi8>{{.*}} loc("b4_dw")
+// MCU: tosa.depthwise_conv2d {{.*}}pad = array<i64: 3, 3, 3, 3>{{.*}} loc("b8_dw")
