@@ -192,6 +192,136 @@ void SearchProblem::computeBounds() {
   });
 }
 
+namespace {
+/// Maximum flow on a small graph (Dinic's algorithm), for the cut bounds.
+class MaxFlow {
+public:
+  static constexpr int64_t kInfinity = std::numeric_limits<int64_t>::max() / 4;
+
+  explicit MaxFlow(unsigned numVertices) : first(numVertices, -1) {}
+
+  /// Adds an edge \p from -> \p to of \p capacity.
+  void addEdge(unsigned from, unsigned to, int64_t capacity) {
+    edges.push_back({to, first[from], capacity});
+    first[from] = edges.size() - 1;
+    edges.push_back({from, first[to], 0});
+    first[to] = edges.size() - 1;
+  }
+
+  /// Returns the value of a maximum flow from \p source to \p sink: the
+  /// capacity of a minimum cut.
+  int64_t run(unsigned source, unsigned sink) {
+    int64_t flow = 0;
+    while (buildLevels(source, sink)) {
+      current.assign(first.begin(), first.end());
+      while (int64_t pushed = push(source, sink, kInfinity))
+        flow += pushed;
+    }
+    return flow;
+  }
+
+private:
+  struct Edge {
+    unsigned to;
+    int next;
+    int64_t capacity;
+  };
+
+  bool buildLevels(unsigned source, unsigned sink) {
+    level.assign(first.size(), -1);
+    level[source] = 0;
+    SmallVector<unsigned> queue = {source};
+    for (size_t head = 0; head < queue.size(); ++head)
+      for (int e = first[queue[head]]; e >= 0; e = edges[e].next)
+        if (edges[e].capacity > 0 && level[edges[e].to] < 0) {
+          level[edges[e].to] = level[queue[head]] + 1;
+          queue.push_back(edges[e].to);
+        }
+    return level[sink] >= 0;
+  }
+
+  int64_t push(unsigned vertex, unsigned sink, int64_t amount) {
+    if (vertex == sink)
+      return amount;
+    for (int &e = current[vertex]; e >= 0; e = edges[e].next) {
+      Edge &edge = edges[e];
+      if (edge.capacity <= 0 || level[edge.to] != level[vertex] + 1)
+        continue;
+      if (int64_t pushed =
+              push(edge.to, sink, std::min(amount, edge.capacity))) {
+        edge.capacity -= pushed;
+        edges[e ^ 1].capacity += pushed;
+        return pushed;
+      }
+    }
+    return 0;
+  }
+
+  SmallVector<int> first, current, level;
+  SmallVector<Edge> edges;
+};
+} // namespace
+
+int64_t SearchProblem::cutBound(unsigned node) const {
+  // Vertices: the nodes, one per buffer, the source (the side of D) and the
+  // sink (the nodes after D). A buffer made in D (or before the problem)
+  // that a node after D reads is live after D: its vertex is then on the
+  // sink side, and the edge of its bytes from its producer (or the source)
+  // into it is cut; infinite edges from the vertex to its readers put it on
+  // the sink side as soon as one reader is. A kept buffer made in D is live:
+  // an edge of its bytes from its producer to the sink. Infinite edges from
+  // a node to its predecessors keep D closed, and from the source to the
+  // node's ancestors and from the node and its descendants to the sink fix
+  // those. A buffer nobody reads is live at its producer's step only.
+  unsigned source = numNodes + buffers.size(), sink = source + 1;
+  int64_t bytes = pinnedBytes;
+  MaxFlow flow(sink + 1);
+  for (unsigned other = 0; other < numNodes; ++other)
+    for (unsigned pred : preds[other])
+      flow.addEdge(other, pred, MaxFlow::kInfinity);
+  for (auto [id, buffer] : llvm::enumerate(buffers)) {
+    unsigned from = buffer.producer < 0 ? source : buffer.producer;
+    if (buffer.kept) {
+      if (buffer.producer < 0)
+        bytes += buffer.bytes;
+      else
+        flow.addEdge(from, sink, buffer.bytes);
+      continue;
+    }
+    unsigned vertex = numNodes + id;
+    bool isRead = false;
+    const Word *users = &userMask[id * numWords];
+    for (unsigned w = 0; w < numWords; ++w)
+      for (Word bits = users[w]; bits; bits &= bits - 1) {
+        isRead = true;
+        flow.addEdge(vertex, w * 64 + llvm::countr_zero(bits),
+                     MaxFlow::kInfinity);
+      }
+    if (isRead)
+      flow.addEdge(from, vertex, buffer.bytes);
+  }
+  const Word *anc = &ancestors[node * numWords];
+  const Word *desc = &descendants[node * numWords];
+  for (unsigned other = 0; other < numNodes; ++other) {
+    if (testBit(anc, other))
+      flow.addEdge(source, other, MaxFlow::kInfinity);
+    else if (other == node || testBit(desc, other))
+      flow.addEdge(other, sink, MaxFlow::kInfinity);
+  }
+  return bytes + flow.run(source, sink) + localNodes[node].stepBytes -
+         localNodes[node].inPlaceSaving;
+}
+
+void SearchProblem::computeCutBounds() {
+  for (unsigned node = 0; node < numNodes; ++node) {
+    stepBound[node] = std::max(stepBound[node], cutBound(node));
+    globalBound = std::max(globalBound, stepBound[node]);
+  }
+  llvm::sort(nodesByBound, [&](unsigned a, unsigned b) {
+    return std::make_pair(-stepBound[a], a) < std::make_pair(-stepBound[b], b);
+  });
+}
+
 bool SearchProblem::isCut(unsigned node) const {
   unsigned related = 1;
   for (unsigned w = 0; w < numWords; ++w)
