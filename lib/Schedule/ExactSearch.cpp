@@ -417,7 +417,10 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
     // incumbent while the proof goes on.
     if ((outcome.statesExplored & 1023) == 0) {
       tryGreedyCompletion(entry.state, incumbent, incumbentPeak);
-      tryDive(entry.state, incumbent, incumbentPeak);
+      // Dives cost more than a greedy completion: only once the search
+      // has shown it is not easy.
+      if (outcome.statesExplored)
+        tryDive(entry.state, incumbent, incumbentPeak);
       if (incumbentPeak <= target || entry.f >= incumbentPeak)
         break;
     }

@@ -116,15 +116,6 @@ public:
   /// read, or that are kept, are all live at v's step.
   int64_t dynamicBound(const Word *set) const;
 
-  /// Raises the static bound of every node's step to the cut bound: the
-  /// fewest bytes live after any set D of nodes that holds the node's
-  /// ancestors and none of its descendants (nor the node), closed under
-  /// predecessors, plus the node's own step bytes. Every order runs such a
-  /// set before the node, so the bound is admissible; the best D is a
-  /// minimum cut (one max-flow per node). It is at least the bound of
-  /// liveAtStep, which counts only what every such D keeps live.
-  void computeCutBounds();
-
   /// Returns true if every node outside \p node's ancestors and descendants
   /// is \p node itself: every order runs \p node at the same step.
   bool isCut(unsigned node) const;
@@ -244,8 +235,6 @@ private:
   /// that are kept, made by \p made, by an ancestor or before the problem,
   /// plus its own step bytes.
   int64_t liveAtStep(unsigned node, const Word *made) const;
-  /// Returns the cut bound of \p node's step (see computeCutBounds).
-  int64_t cutBound(unsigned node) const;
   /// Computes ancestors, descendants and the static bounds.
   void computeBounds();
   /// Finds chains u -> v along which v can always follow u at once: v's only

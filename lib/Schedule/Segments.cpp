@@ -94,11 +94,6 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
         segment.order = std::move(candidate);
       }
     }
-    // The cut bounds cost one max-flow per node: only for segments that
-    // will be searched.
-    if (segment.peak > std::max(target, part.globalBound)) {
-      segment.problem->computeCutBounds();
-    }
     target = std::max(target, part.globalBound);
     segments.push_back(std::move(segment));
   }

@@ -379,43 +379,6 @@ TEST(SchedulerTest, NodeWithADeadOutputDoesNotIdle) {
   EXPECT_EQ(evaluatePeak(problem, exact.order), 68);
 }
 
-// The cut bound (docs/Scheduling.md, item 4) sees what incomparable nodes
-// must keep live. Input x (40 B) is read by A and U; A makes a (10 B) for V;
-// U makes u (30 B) for W; V makes v (50 B) for W; W makes w (1 B, returned).
-// The orders: A U V W peaks at V, a + u + v = 90 (A: x + a = 50; U: x + a +
-// u = 80; W: u + v + w = 81); U A V W at V too, 90; A V U W at U, x + v + u
-// = 120. Optimum 90. The bound of liveAtStep at V counts a and v only (60):
-// x and u are made and read by nodes V is not ordered against. But every
-// order runs A before V and runs U either after V (x still live, 40 B) or
-// before it (u live, 30 B): V's step holds at least 60 + 30 = 90, the
-// optimum, so the file order is proven optimal without a search, even with a
-// budget of one state.
-TEST(SchedulerTest, CutBoundSeesIncomparableNodes) {
-  Problem problem;
-  problem.addBuffer({40, std::nullopt, {0, 1}, false, false, "x"});
-  problem.addBuffer({10, NodeId(0), {2}, false, false, "a"});
-  problem.addBuffer({30, NodeId(1), {3}, false, false, "u"});
-  problem.addBuffer({50, NodeId(2), {3}, false, false, "v"});
-  problem.addBuffer({1, NodeId(3), {}, true, false, "w"});
-  problem.addNode({{}, {0}, {1}, 0, std::nullopt, 0, "A"});
-  problem.addNode({{}, {0}, {2}, 0, std::nullopt, 0, "U"});
-  problem.addNode({{0}, {1}, {3}, 0, std::nullopt, 0, "V"});
-  problem.addNode({{1, 2}, {2, 3}, {4}, 0, std::nullopt, 0, "W"});
-  std::string why;
-  ASSERT_TRUE(succeeded(problem.check(&why))) << why;
-  EXPECT_EQ(bruteForceOptimum(problem), 90);
-  EXPECT_EQ(evaluatePeak(problem, {0, 1, 2, 3}), 90);
-  EXPECT_EQ(evaluatePeak(problem, {0, 2, 1, 3}), 120);
-  Limits limits;
-  limits.maxStates = 1;
-  Result exact = scheduleForMemory(problem, Algorithm::Exact, limits);
-  EXPECT_EQ(exact.peakBytes, 90);
-  EXPECT_EQ(exact.lowerBound, 90);
-  EXPECT_TRUE(exact.optimal);
-  EXPECT_EQ(exact.statesExplored, 0u);
-  EXPECT_EQ(exact.stoppedBy, StopReason::None);
-}
-
 TEST(ProblemTest, CheckRejectsIllFormedProblems) {
   std::string why;
   EXPECT_TRUE(succeeded(makeChain(false, true).check(&why))) << why;
