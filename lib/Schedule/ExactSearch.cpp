@@ -11,7 +11,8 @@
 // schedule taken from the queue is optimal, and when a limit stops it the
 // smallest f left is a proven lower bound. Upper bounds from heuristics
 // prune; a dominance rule runs memory-neutral nodes at once; provably safe
-// chains are never split; greedy completions keep it anytime. The state
+// chains are never split; idle nodes only run in piles before their targets;
+// greedy completions and dives through the moves keep it anytime. The state
 // budget stops the search deterministically; the clock is a safety stop.
 // docs/Scheduling.md explains each piece and why it keeps optimality.
 //
@@ -255,7 +256,7 @@ bool ExactSearch::applyMove(Word *set, uint32_t &size, int64_t &peak,
                                          /*followChains=*/true));
   if (peak >= cutoff)
     return false;
-  SmallVector<Word, 4> candidates(ready, ready + numWords);
+  SmallVector<Word, 8> candidates(ready, ready + numWords);
   updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathStart),
               candidates.data());
   applyFreeNodes(set, size,
@@ -268,8 +269,8 @@ void ExactSearch::tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
                           int64_t &incumbentPeak) const {
   const State &state = states[index];
   unsigned n = problem.numNodes;
-  SmallVector<Word, 4> set(bits(index), bits(index) + numWords);
-  SmallVector<Word, 4> ready(numWords), child(numWords), best(numWords);
+  SmallVector<Word, 8> set(bits(index), bits(index) + numWords);
+  SmallVector<Word, 8> ready(numWords), child(numWords), best(numWords);
   SmallVector<Word> piles;
   SmallVector<unsigned> targets, path, childPath, bestPath;
   uint32_t size = state.size;
