@@ -379,6 +379,44 @@ TEST(SchedulerTest, NodeWithADeadOutputDoesNotIdle) {
   EXPECT_EQ(evaluatePeak(problem, exact.order), 68);
 }
 
+// A node that overwrites a dying input in place frees bytes, so it must not
+// idle (docs/Scheduling.md, item 9): found by
+// StepModelProperty.ExactMatchesBruteForceInPlace against a rule that let a
+// node idle while its in-place input dies. Input x (48 B) is read by A and
+// B. A makes p (16 B, returned, read by D) over x in place (saving 16 B when
+// x dies at A); B makes q (32 B) for C and D; C (after B) makes r (16 B,
+// returned) over q in place (saving 16 B); D (after A and B) reads p and q
+// and makes s (16 B, returned) with 16 B of workspace. The five orders:
+//   A B C D: A 48+16 = 64, B 64+32 = 96 (x dies), C 64, D 48+16+16+16 = 96;
+//   A B D C: B 96 again;
+//   B A C D: B 48+32 = 80, A 80+16-16 = 80, C 48+16 = 64, D 64+32 = 96;
+//   B A D C: B 80, A 80, D 48+16+16 = 80, C 64+16-16 = 64: peak 80;
+//   B C A D: C 80+16 = 96.
+// The optimum is 80, only with A right after B. Deferring A to its target D
+// (as if it idled) keeps x live over C's step: 96.
+TEST(SchedulerTest, InPlaceKillerDoesNotIdle) {
+  Problem problem;
+  problem.addBuffer({48, std::nullopt, {0, 1}, false, false, "x"});
+  problem.addBuffer({16, NodeId(0), {3}, true, false, "p"});
+  problem.addBuffer({32, NodeId(1), {2, 3}, false, false, "q"});
+  problem.addBuffer({16, NodeId(2), {}, true, false, "r"});
+  problem.addBuffer({16, NodeId(3), {}, true, false, "s"});
+  problem.addNode({{}, {0}, {1}, 0, BufferId(0), 16, "A"});
+  problem.addNode({{}, {0}, {2}, 0, std::nullopt, 0, "B"});
+  problem.addNode({{1}, {2}, {3}, 0, BufferId(2), 16, "C"});
+  problem.addNode({{0, 1}, {1, 2}, {4}, 16, std::nullopt, 0, "D"});
+  std::string why;
+  ASSERT_TRUE(succeeded(problem.check(&why))) << why;
+  EXPECT_EQ(bruteForceOptimum(problem), 80);
+  EXPECT_EQ(evaluatePeak(problem, {1, 0, 3, 2}), 80);
+  EXPECT_EQ(evaluatePeak(problem, {1, 0, 2, 3}), 96);
+  Result exact = scheduleForMemory(problem, Algorithm::Exact);
+  EXPECT_EQ(exact.peakBytes, 80);
+  EXPECT_EQ(exact.lowerBound, 80);
+  EXPECT_TRUE(exact.optimal);
+  EXPECT_EQ(exact.order, (llvm::SmallVector<NodeId>{1, 0, 3, 2}));
+}
+
 TEST(ProblemTest, CheckRejectsIllFormedProblems) {
   std::string why;
   EXPECT_TRUE(succeeded(makeChain(false, true).check(&why))) << why;
