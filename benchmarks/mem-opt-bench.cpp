@@ -11,14 +11,16 @@
 // over --repeat runs. Speed is measured here, never in tests. With
 // --format=json it prints the same data (plus tensors, every run's time and
 // whether the search stopped at its limit) for benchmarks/report.sh.
+// --model=lowering builds the graphs under the Cortex-M lowering's model,
+// the one cortex-m-pipeline schedules with.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/DataflowGraph.h"
-#include "MemOpt/InitAll.h"
-#include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
+#include "MemOpt/InitAll.h"
 #include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -53,6 +55,15 @@ static llvm::cl::opt<std::string>
     outputFormat("format", llvm::cl::init("md"),
                  llvm::cl::desc("Output format: md (a Markdown table) or "
                                 "json"));
+static llvm::cl::opt<std::string>
+    modelName("model", llvm::cl::init("canonical"),
+              llvm::cl::desc("Memory model of the graphs: canonical (the "
+                             "papers') or lowering (what cortex-m-pipeline "
+                             "schedules and allocates)"));
+static llvm::cl::opt<std::string>
+    ioName("io", llvm::cl::init("arena"),
+           llvm::cl::desc("Inputs and outputs under the lowering model: "
+                          "arena or caller"));
 static llvm::cl::opt<bool> repeatAtLimit(
     "repeat-at-limit", llvm::cl::init(false),
     llvm::cl::desc("Repeat the exact search even when the first run stops "
@@ -123,6 +134,19 @@ int main(int argc, char **argv) {
     return 1;
   }
   bool json = outputFormat == "json";
+  std::optional<MemoryModelKind> modelKind = parseMemoryModelKind(modelName);
+  std::optional<IOPlacement> ioPlacement = parseIOPlacement(ioName);
+  if (!modelKind || !ioPlacement) {
+    llvm::errs() << "mem-opt-bench: unknown "
+                 << (modelKind ? "io '" + ioName + "'; expected arena or caller"
+                               : "model '" + modelName +
+                                     "'; expected canonical or lowering")
+                 << "\n";
+    return 1;
+  }
+  CostModelOptions costModel;
+  costModel.kind = *modelKind;
+  costModel.io = *ioPlacement;
   if (!json)
     llvm::outs() << "| model | function | ops | file order | Kahn | RPO | "
                     "greedy | exact | lower bound | proven | exact ms "
@@ -140,7 +164,7 @@ int main(int argc, char **argv) {
     for (auto func : module->getOps<func::FuncOp>()) {
       if (func.isExternal())
         continue;
-      FailureOr<DataflowGraph> graph = DataflowGraph::build(func);
+      FailureOr<DataflowGraph> graph = DataflowGraph::build(func, costModel);
       if (failed(graph)) {
         status = 1;
         continue;
@@ -175,6 +199,7 @@ int main(int argc, char **argv) {
             {"file", file},
             {"model", llvm::sys::path::stem(file)},
             {"function", func.getSymName()},
+            {"memory_model", modelName},
             {"ops", static_cast<int64_t>(graph->getNumNodes())},
             {"tensors", static_cast<int64_t>(graph->getNumBuffers())},
             {"peak_input", exact.inputPeakBytes},

@@ -5,7 +5,10 @@
 # networks, RandWire WS(32, 4, 0.75) cells with seeds 1-5 in f32 and int8) into
 # build/bench/, and prints mem-opt-bench's table: peaks of every algorithm in
 # one run, the proven lower bound, and the median time of the exact engine
-# over 5 runs. Results are recorded in docs/Scheduling.md.
+# over 5 runs (REPEAT). MODEL=lowering schedules under the Cortex-M
+# lowering's memory model (what cortex-m-pipeline uses) instead of the
+# canonical one; TIME_LIMIT_MS is the search's safety stop (default 60000).
+# Results are recorded in docs/Scheduling.md.
 #
 #===------------------------------------------------------------------------===#
 set -euo pipefail
@@ -34,5 +37,7 @@ for seed in 1 2 3 4 5; do
     -o "$OUT/randwire-ws-i8-seed$seed.mlir"
   files+=("$OUT/randwire-ws-i8-seed$seed.mlir")
 done
-"$BUILD_DIR/bin/mem-opt-bench" --repeat="${REPEAT:-5}" "${files[@]}" \
+"$BUILD_DIR/bin/mem-opt-bench" --repeat="${REPEAT:-5}" \
+  --model="${MODEL:-canonical}" --time-limit-ms="${TIME_LIMIT_MS:-60000}" \
+  "${files[@]}" \
   test/Inputs/liberis.mlir examples/nas_cell.mlir

@@ -40,6 +40,7 @@ tools = [
     "mem-opt-zoo",
     "mem-opt-run",
     "mem-opt-arena-bench",
+    "mem-opt-bench",
     "mem-opt-import",
     "mem-opt-compile",
     ToolSubst("mlir-opt", unresolved="fatal"),

@@ -11,6 +11,7 @@
 
 #include "MemOpt/Analysis/DataflowGraph.h"
 
+#include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -326,7 +327,7 @@ bool DataflowGraphBuilder::addAccumulation(Operation *op) {
   // The lowering runs the add as an elementwise op (in place over %acc);
   // its model applies the elementwise rule instead.
   if (isLowering() || !isa<tosa::AddOp>(op) ||
-      !op->hasAttr("memopt.accumulate"))
+      !op->hasAttr(kAccumulateAttrName))
     return false;
   Value acc = op->getOperand(0), partial = op->getOperand(1);
   Value sum = op->getResult(0);

@@ -11,7 +11,8 @@
 // schedule taken from the queue is optimal, and when a limit stops it the
 // smallest f left is a proven lower bound. Upper bounds from heuristics
 // prune; a dominance rule runs memory-neutral nodes at once; provably safe
-// chains are never split; greedy completions keep it anytime. The state
+// chains are never split; idle nodes only run in piles before their targets;
+// greedy completions and dives through the moves keep it anytime. The state
 // budget stops the search deterministically; the clock is a safety stop.
 // docs/Scheduling.md explains each piece and why it keeps optimality.
 //
@@ -63,20 +64,28 @@ private:
     /// Hash of the set.
     uint64_t hash;
   };
-  /// A queue entry; ordered by f, then by insertion for determinism.
+  /// A queue entry; ordered by f, then deepest first (on the level of the
+  /// optimum, that reaches a complete order soonest), then by insertion for
+  /// determinism.
   struct Entry {
     int64_t f, peak;
     uint64_t sequence;
     uint32_t state;
+    /// Nodes run, negated.
+    int32_t negSize;
     /// True once f includes SearchProblem::dynamicBound.
     bool refined;
     bool operator>(const Entry &other) const {
-      return std::tie(f, sequence) > std::tie(other.f, other.sequence);
+      return std::tie(f, negSize, sequence) >
+             std::tie(other.f, other.negSize, other.sequence);
     }
   };
 
   /// Returns the words of state \p index.
   Word *bits(uint32_t index) { return &stateBits[size_t(index) * numWords]; }
+  const Word *bits(uint32_t index) const {
+    return &stateBits[size_t(index) * numWords];
+  }
   /// Returns the state index holding \p set, or kEmpty.
   uint32_t lookup(const Word *set, uint64_t hash) const;
   /// Inserts state \p index into the table.
@@ -96,6 +105,26 @@ private:
   void applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
                       int64_t &peak, int64_t &mem, Word *candidates,
                       SmallVectorImpl<unsigned> &path) const;
+  /// Applies one move of SearchProblem::getMoves to \p set (of \p size
+  /// nodes, with \p peak so far and \p mem live bytes, all updated): the
+  /// pile \p pile in id order, the target \p node with its forced chain,
+  /// then the free nodes within max(\p allowance, the new peak, the static
+  /// bound of the rest). \p ready holds the ready nodes of \p set. Appends
+  /// the nodes run to \p path. Returns false if the move is not one (a pile
+  /// node that does not idle, an idle target) or reaches \p cutoff.
+  bool applyMove(Word *set, uint32_t &size, int64_t &peak, int64_t &mem,
+                 const Word *pile, unsigned node, const Word *ready,
+                 int64_t allowance, int64_t cutoff,
+                 SmallVectorImpl<unsigned> &path) const;
+  /// Completes state \p index by a dive through the search's own moves
+  /// (idle piles, chains and free nodes): at each set, the move that adds
+  /// the fewest live bytes, then has the smallest peak, then the smallest
+  /// lower bound. Takes the result as the incumbent if it is better. Node
+  /// by node, greedy completion runs the cheap steps (activations, idle
+  /// nodes) first and piles their outputs up; by moves, an idle node only
+  /// runs with its target.
+  void tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
+               int64_t &incumbentPeak) const;
   /// Returns the order that reaches state \p index.
   SmallVector<unsigned> reconstruct(uint32_t index) const;
   /// Completes state \p index greedily (smallest step, then smallest live
@@ -203,6 +232,100 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
   }
 }
 
+bool ExactSearch::applyMove(Word *set, uint32_t &size, int64_t &peak,
+                            int64_t &mem, const Word *pile, unsigned node,
+                            const Word *ready, int64_t allowance,
+                            int64_t cutoff,
+                            SmallVectorImpl<unsigned> &path) const {
+  bool wasEmpty = size == 0;
+  size_t pathStart = path.size();
+  // The pile, in id order (a topological order), then the target with its
+  // forced chain.
+  for (unsigned w = 0; w < numWords; ++w)
+    for (Word rest = pile[w]; rest; rest &= rest - 1) {
+      unsigned pred = w * 64 + llvm::countr_zero(rest);
+      if (!problem.idles(set, pred))
+        return false;
+      peak = std::max(peak, problem.runChain(set, size, pred, mem, path,
+                                             /*followChains=*/false));
+    }
+  if (peak >= cutoff ||
+      (problem.isIdleRuleOn(wasEmpty) && problem.idles(set, node)))
+    return false;
+  peak = std::max(peak, problem.runChain(set, size, node, mem, path,
+                                         /*followChains=*/true));
+  if (peak >= cutoff)
+    return false;
+  SmallVector<Word, 8> candidates(ready, ready + numWords);
+  updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathStart),
+              candidates.data());
+  applyFreeNodes(set, size,
+                 std::max({peak, allowance, problem.remainingBound(set)}), peak,
+                 mem, candidates.data(), path);
+  return peak < cutoff;
+}
+
+void ExactSearch::tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
+                          int64_t &incumbentPeak) const {
+  const State &state = states[index];
+  unsigned n = problem.numNodes;
+  SmallVector<Word, 8> set(bits(index), bits(index) + numWords);
+  SmallVector<Word, 8> ready(numWords), child(numWords), best(numWords);
+  SmallVector<Word> piles;
+  SmallVector<unsigned> targets, path, childPath, bestPath;
+  uint32_t size = state.size;
+  int64_t peak = state.peak, mem = state.mem;
+  while (size < n) {
+    std::fill(ready.begin(), ready.end(), 0);
+    for (unsigned node = 0; node < n; ++node)
+      if (!testBit(set.data(), node) && problem.isReady(set.data(), node))
+        setBit(ready.data(), node);
+    problem.getMoves(set.data(), size == 0, ready.data(), piles, targets);
+    bool found = false;
+    std::tuple<int64_t, int64_t, int64_t> bestKey;
+    uint32_t bestSize = 0;
+    int64_t bestPeak = 0, bestMem = 0;
+    for (auto [move, node] : llvm::enumerate(targets)) {
+      std::copy(set.begin(), set.end(), child.begin());
+      uint32_t childSize = size;
+      int64_t childPeak = peak, childMem = mem;
+      childPath.clear();
+      if (!applyMove(child.data(), childSize, childPeak, childMem,
+                     &piles[move * numWords], node, ready.data(), peak,
+                     incumbentPeak, childPath))
+        continue;
+      int64_t bound = childSize == n
+                          ? childPeak
+                          : std::max({childPeak, childMem,
+                                      problem.dynamicBound(child.data())});
+      // Fewest bytes added, then the smallest peak, then the bound.
+      auto key = std::make_tuple(childMem - mem, childPeak, bound);
+      if (found && key >= bestKey)
+        continue;
+      found = true;
+      bestKey = key;
+      std::copy(child.begin(), child.end(), best.begin());
+      bestPath.assign(childPath.begin(), childPath.end());
+      bestSize = childSize;
+      bestPeak = childPeak;
+      bestMem = childMem;
+    }
+    if (!found)
+      return;
+    std::copy(best.begin(), best.end(), set.begin());
+    path.append(bestPath.begin(), bestPath.end());
+    size = bestSize;
+    peak = bestPeak;
+    mem = bestMem;
+  }
+  if (peak >= incumbentPeak)
+    return;
+  SmallVector<unsigned> order = reconstruct(index);
+  order.append(path.begin(), path.end());
+  incumbent.assign(order.begin(), order.end());
+  incumbentPeak = peak;
+}
+
 SmallVector<unsigned> ExactSearch::reconstruct(uint32_t index) const {
   SmallVector<unsigned> order;
   while (true) {
@@ -279,7 +402,7 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
 
   std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
   uint64_t sequence = 0;
-  queue.push({rootPeak, rootPeak, sequence++, 0, false});
+  queue.push({rootPeak, rootPeak, sequence++, 0, -int32_t(size), false});
   SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
   SmallVector<Word> piles;
   SmallVector<unsigned> moveTargets;
@@ -295,6 +418,10 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
     // incumbent while the proof goes on.
     if ((outcome.statesExplored & 1023) == 0) {
       tryGreedyCompletion(entry.state, incumbent, incumbentPeak);
+      // Dives cost more than a greedy completion: only once the search
+      // has shown it is not easy.
+      if (outcome.statesExplored)
+        tryDive(entry.state, incumbent, incumbentPeak);
       if (incumbentPeak <= target || entry.f >= incumbentPeak)
         break;
     }
@@ -327,7 +454,8 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
       int64_t refined = std::max(
           {entry.f, nextStep, problem.dynamicBound(bits(entry.state))});
       if (refined > entry.f) {
-        queue.push({refined, entry.peak, sequence++, entry.state, true});
+        queue.push({refined, entry.peak, sequence++, entry.state, entry.negSize,
+                    true});
         continue;
       }
     }
@@ -342,39 +470,11 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
       int64_t after = state.mem;
       path.clear();
       int64_t peak = state.peak;
-      // The pile, in id order (a topological order), then the target with
-      // its forced chain.
-      const Word *pile = &piles[move * numWords];
-      bool valid = true;
-      for (unsigned w = 0; w < numWords && valid; ++w)
-        for (Word rest = pile[w]; rest; rest &= rest - 1) {
-          unsigned pred = w * 64 + llvm::countr_zero(rest);
-          if (!problem.idles(child.data(), pred)) {
-            valid = false;
-            break;
-          }
-          peak = std::max(peak, problem.runChain(child.data(), childSize, pred,
-                                                 after, path,
-                                                 /*followChains=*/false));
-        }
-      if (!valid || peak >= incumbentPeak ||
-          (problem.isIdleRuleOn(state.size == 0) &&
-           problem.idles(child.data(), node)))
-        continue;
-      peak =
-          std::max(peak, problem.runChain(child.data(), childSize, node, after,
-                                          path, /*followChains=*/true));
-      if (peak >= incumbentPeak)
-        continue;
-      std::copy(readyMask.begin(), readyMask.end(), candidates.begin());
-      updateReady(problem, child.data(), path, candidates.data());
       // Every completion of the child completes the parent, so entry.f
       // bounds it too.
-      int64_t allowance = std::max(
-          {peak, entry.f, problem.remainingBound(child.data()), target});
-      applyFreeNodes(child.data(), childSize, allowance, peak, after,
-                     candidates.data(), path);
-      if (peak >= incumbentPeak)
+      if (!applyMove(child.data(), childSize, peak, after,
+                     &piles[move * numWords], node, readyMask.data(),
+                     std::max(entry.f, target), incumbentPeak, path))
         continue;
 
       if (childSize == n) {
@@ -409,7 +509,7 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
       } else {
         states[existing] = childState;
       }
-      queue.push({f, peak, sequence++, index, false});
+      queue.push({f, peak, sequence++, index, -int32_t(childSize), false});
     }
   }
   // Either the incumbent reached the target (and only the static bound is

@@ -136,10 +136,11 @@ public:
   }
 
   /// Returns true if the idle rule holds after a set that is empty iff
-  /// \p setIsEmpty: no node overwrites an input in place, and the first
-  /// step holds no unused inputs.
+  /// \p setIsEmpty: always, except on the first step when it holds unused
+  /// inputs (moving the first node later would move those bytes onto the
+  /// step that replaces it).
   bool isIdleRuleOn(bool setIsEmpty) const {
-    return !hasInPlace && !(setIsEmpty && unusedInputBytes);
+    return !(setIsEmpty && unusedInputBytes);
   }
 
   /// Computes the moves of the search after \p set (whose ready nodes are
@@ -147,20 +148,38 @@ public:
   /// to \p piles) that must all idle when run in id order, then a target
   /// node (appended to \p targets) that must not idle.
   ///
-  /// Idle nodes are best run late. Take an optimal completion and move each
-  /// idle node x, from the last to the first, to just before its target: the
-  /// first later node that reads x's outputs or that is the last other
-  /// reader of one of x's inputs (a killer, which does not idle). The steps
-  /// x jumps over lose x's outputs, x's new step holds no more than its
-  /// target's, and no other node changes status. Idle nodes with the same
-  /// target pile up before it; the outputs of a pile stay live through its
-  /// target, whose step is at least every step of the pile, so the order
-  /// within the pile does not matter. The completion now starts with a pile
-  /// and a target z that does not idle. The pile holds z's unscheduled
-  /// ancestors and, for each input z kills, the input's other readers and
-  /// their ancestors: one move per choice of killed inputs. With in-place
-  /// savings or unused inputs on the first step the argument fails, and
-  /// every ready node is a move of its own.
+  /// Idle nodes are best run late. Take an optimal completion of \p set and
+  /// an idle node x in it: no input of x dies at x (so x gets no in-place
+  /// saving), x has no workspace, and all its outputs stay live after it, so
+  /// its step is the bytes before it plus out(x), its outputs. Its target z
+  /// is the first later node that reads an output of x or that kills an
+  /// input of x (is its last reader; a killer frees, so it does not idle).
+  /// Move x to just before z:
+  ///  - a node y that x jumps over reads no output of x, and is the last
+  ///    reader of no input of x (it would be the target), so the inputs that
+  ///    die at y are the same, and so is its in-place saving: its step and
+  ///    the bytes after it lose exactly out(x);
+  ///  - x still kills nothing: the last reader of each of its inputs is z or
+  ///    later (a last reader between x and z would be the target), and it
+  ///    still has no saving; its new step is the bytes before z, which
+  ///    include out(x);
+  ///  - z and every later node see the same set and bytes as before, and z's
+  ///    step is at least the bytes before it, because a saving never
+  ///    exceeds what the step allocates (StepModel clamps it).
+  /// So no step grows, in-place savings included: the argument only needs
+  /// that the set before a node decides its saving, and that no node whose
+  /// set changes gains or loses a dying input. The one exception is the
+  /// first step, which also holds the unused inputs (isIdleRuleOn).
+  /// Doing this for every idle node, from the last to the first, gives an
+  /// optimal completion in which idle nodes pile up before their targets.
+  /// The outputs of a pile stay live through its target, whose step is at
+  /// least every step of the pile, and no pile node kills an input (its last
+  /// reader is the target or later), so the order within the pile does not
+  /// matter. The completion starts with a pile and a target z that does not
+  /// idle. The pile holds z's unscheduled ancestors and, for each input z
+  /// kills, the input's other readers and their ancestors: one move per
+  /// choice of killed inputs. After an empty set with unused inputs, every
+  /// ready node is a move of its own.
   void getMoves(const Word *set, bool setIsEmpty, const Word *ready,
                 llvm::SmallVectorImpl<Word> &piles,
                 llvm::SmallVectorImpl<unsigned> &targets) const;

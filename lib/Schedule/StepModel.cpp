@@ -94,7 +94,6 @@ StepModel::StepModel(const Problem &problem, ArrayRef<NodeId> nodeIds,
     // Never more than the step allocates (pinned outputs allocate nothing
     // here), so no step holds less than the bytes live before it.
     local.inPlaceSaving = std::min(info.inPlaceSaving, local.stepBytes);
-    hasInPlace = true;
   }
 }
 

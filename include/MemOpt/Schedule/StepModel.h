@@ -128,8 +128,6 @@ public:
   /// buffers made before the segment that only later segments read or that
   /// are returned.
   int64_t pinnedBytes = 0;
-  /// True if some node may overwrite an input in place.
-  bool hasInPlace = false;
 };
 
 } // namespace schedule

@@ -22,6 +22,7 @@
 #define MEMOPT_TRANSFORMS_PARTITIONCONCAT_H
 
 #include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/PatternMatch.h"
@@ -33,11 +34,6 @@
 
 namespace mlir {
 namespace memopt {
-
-/// Unit attribute on a `tosa.add %acc, %partial` that accumulates a partial
-/// convolution into the running sum. The memory model (DataflowGraph) and the
-/// lowering may then accumulate in place into one buffer.
-constexpr llvm::StringLiteral kAccumulateAttrName = "memopt.accumulate";
 
 /// A channel concatenation that reaches a convolution's input through a chain
 /// of unary elementwise ops.

@@ -1,0 +1,30 @@
+//===- Attributes.h - Names of mem-opt's discardable attributes -*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Names of the discardable attributes that one part of mem-opt writes and
+// another reads, kept in one header that every layer may include (it needs
+// only LLVM's StringLiteral), so that writer and reader cannot disagree.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_UTILS_ATTRIBUTES_H
+#define MEMOPT_UTILS_ATTRIBUTES_H
+
+#include "llvm/ADT/StringRef.h"
+
+namespace mlir {
+namespace memopt {
+
+/// Unit attribute on a `tosa.add %acc, %partial` that accumulates a partial
+/// convolution into the running sum. Written by `partition-concat`
+/// (PartitionConcat.h); read by the memory model (DataflowGraph), which may
+/// then accumulate in place into one buffer.
+constexpr llvm::StringLiteral kAccumulateAttrName = "memopt.accumulate";
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_UTILS_ATTRIBUTES_H
