@@ -48,10 +48,13 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -188,12 +191,15 @@ static cl::opt<std::string> symbolPrefix(
     cl::desc("Prefix for the names of the public functions in the object "
              "and the header (default: none)"),
     cl::init(""), cl::cat(compileCategory));
-static cl::opt<unsigned>
-    optLevel("O",
-             cl::desc(withDefault("Optimization level of LLVM's IR passes and "
-                                  "code generator, 0-3",
-                                  "2")),
-             cl::init(2), cl::Prefix, cl::cat(compileCategory));
+static cl::opt<std::string> optLevel(
+    "O",
+    cl::desc(withDefault("Optimization level of LLVM: 0, 1, 2, 3, s (2 "
+                         "without growing the code: no unrolling for speed) "
+                         "or z (smallest code); docs/CortexM.md explains the "
+                         "default",
+                         "s")),
+    cl::value_desc("level"), cl::init("s"), cl::Prefix,
+    cl::cat(compileCategory));
 static cl::opt<bool> tfliteDoubleRound(
     "tflite-double-round",
     cl::desc("TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding "
@@ -768,25 +774,46 @@ private:
 // LLVM code generation
 //===----------------------------------------------------------------------===//
 
-/// Returns the code generator's optimization level for `-O<level>`.
-static llvm::CodeGenOptLevel getCodeGenOptLevel(unsigned level) {
-  switch (level) {
-  case 0:
-    return llvm::CodeGenOptLevel::None;
-  case 1:
-    return llvm::CodeGenOptLevel::Less;
-  case 2:
-    return llvm::CodeGenOptLevel::Default;
-  default:
-    return llvm::CodeGenOptLevel::Aggressive;
+namespace {
+/// What `-O<level>` asks of LLVM.
+struct OptLevel {
+  /// Speed level of the IR passes, 0-3.
+  unsigned speed = 2;
+  /// Size level: 0, 1 (`s`: optsize) or 2 (`z`: minsize).
+  unsigned size = 0;
+
+  llvm::CodeGenOptLevel getCodeGenLevel() const {
+    switch (speed) {
+    case 0:
+      return llvm::CodeGenOptLevel::None;
+    case 1:
+      return llvm::CodeGenOptLevel::Less;
+    case 2:
+      return llvm::CodeGenOptLevel::Default;
+    default:
+      return llvm::CodeGenOptLevel::Aggressive;
+    }
   }
+};
+} // namespace
+
+/// Parses `-O<level>`.
+static std::optional<OptLevel> parseOptLevel(StringRef text) {
+  return llvm::StringSwitch<std::optional<OptLevel>>(text)
+      .Case("0", OptLevel{0, 0})
+      .Case("1", OptLevel{1, 0})
+      .Case("2", OptLevel{2, 0})
+      .Case("3", OptLevel{3, 0})
+      .Case("s", OptLevel{2, 1})
+      .Case("z", OptLevel{2, 2})
+      .Default(std::nullopt);
 }
 
 /// Creates the ARM target machine for \p target. The software pipeliner is
 /// off (docs/CortexM.md, "Code generation"): on Cortex-M7 it took almost all
 /// of the compile time for loops that run a few times per layer.
 static std::unique_ptr<llvm::TargetMachine>
-createTargetMachine(const CortexMTarget &target) {
+createTargetMachine(const CortexMTarget &target, const OptLevel &level) {
   std::string error;
   llvm::Triple triple(target.triple);
   const llvm::Target *llvmTarget =
@@ -799,7 +826,7 @@ createTargetMachine(const CortexMTarget &target) {
   targetOptions.FloatABIType = llvm::FloatABI::Hard;
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
       triple, target.cpu, "-use-mipipeliner", targetOptions,
-      llvm::Reloc::Static, std::nullopt, getCodeGenOptLevel(optLevel)));
+      llvm::Reloc::Static, std::nullopt, level.getCodeGenLevel()));
   if (machine->createDataLayout().getStringRepresentation() !=
       target.dataLayout) {
     llvm::WithColor::error()
@@ -809,6 +836,41 @@ createTargetMachine(const CortexMTarget &target) {
     return nullptr;
   }
   return machine;
+}
+
+/// Moves every top-level loop nest of the model's functions into a function
+/// of its own (LLVM's loop extractor), kept out of line. A model is one
+/// function with a loop nest per layer; LLVM's loop passes (induction
+/// variable simplification, loop rotation, loop strength reduction) take
+/// time superlinear in the loops of one function, and per-layer functions
+/// keep them linear. The call per layer costs nothing next to its loops.
+static LogicalResult extractLoopNests(llvm::Module &llvmModule,
+                                      llvm::TargetMachine &machine) {
+  llvm::StringSet<> existing;
+  for (llvm::Function &function : llvmModule)
+    existing.insert(function.getName());
+  llvm::LoopAnalysisManager loopAM;
+  llvm::FunctionAnalysisManager functionAM;
+  llvm::CGSCCAnalysisManager cgsccAM;
+  llvm::ModuleAnalysisManager moduleAM;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(moduleAM);
+  builder.registerCGSCCAnalyses(cgsccAM);
+  builder.registerFunctionAnalyses(functionAM);
+  builder.registerLoopAnalyses(loopAM);
+  builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  llvm::ModulePassManager passes;
+  if (llvm::Error err = builder.parsePassPipeline(
+          passes, "function(loop-simplify),loop-extract")) {
+    llvm::WithColor::error() << "cannot build the loop extraction: "
+                             << llvm::toString(std::move(err)) << "\n";
+    return failure();
+  }
+  passes.run(llvmModule, moduleAM);
+  for (llvm::Function &function : llvmModule)
+    if (!function.isDeclaration() && !existing.contains(function.getName()))
+      function.addFnAttr(llvm::Attribute::NoInline);
+  return success();
 }
 
 /// Emits \p llvmModule as an object for \p machine into \p os.
@@ -875,6 +937,12 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
                                 "cortex-m33 or cortex-m55)\n";
     return failure();
   }
+  std::optional<OptLevel> level = parseOptLevel(optLevel);
+  if (!level) {
+    llvm::WithColor::error() << "unknown optimization level '-O" << optLevel
+                             << "' (expected 0, 1, 2, 3, s or z)\n";
+    return failure();
+  }
   bool wantReport = reportFormat.getNumOccurrences() > 0;
   if (wantReport && reportFormat != "" && reportFormat != "text" &&
       reportFormat != "json") {
@@ -924,7 +992,8 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
     return failure();
   pipelineTiming.stop();
 
-  std::unique_ptr<llvm::TargetMachine> machine = createTargetMachine(*target);
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(*target, *level);
   if (!machine)
     return failure();
   progress.print("translating to LLVM IR and optimizing (-O" +
@@ -940,8 +1009,19 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
     return failure();
   }
   TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
+  if (level->speed > 0 && failed(extractLoopNests(*llvmModule, *machine)))
+    return failure();
+  // -Os/-Oz: the IR passes and the code generator read the function
+  // attributes, not only the pipeline's level.
+  if (level->size > 0)
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration()) {
+        function.addFnAttr(llvm::Attribute::OptimizeForSize);
+        if (level->size > 1)
+          function.addFnAttr(llvm::Attribute::MinSize);
+      }
   auto optimize =
-      makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine.get());
+      makeOptimizingTransformer(level->speed, level->size, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
     llvm::WithColor::error() << "LLVM optimization failed: "
                              << llvm::toString(std::move(err)) << "\n";
