@@ -1139,6 +1139,9 @@ int main(int argc, char **argv) {
   registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Errors name the op (and the model's node); the generic IR dump a failing
+  // pass would attach is not for users.
+  context.printOpOnDiagnostic(false);
   DefaultTimingManager timingManager;
   applyDefaultTimingManagerCLOptions(timingManager);
   TimingScope timing = timingManager.getRootScope();

@@ -274,7 +274,7 @@ def main():
                                                             offset))
             status = 1
         print("%s %s on %s: %s" % ("OK" if status == 0 else "FAIL", cpu,
-                                   board, report))
+                                   board, report.splitlines()[0]))
     return status
 
 
