@@ -110,8 +110,8 @@ void CompileReport::printText(raw_ostream &os) const {
     return os << "  " << llvm::left_justify(label, 26);
   };
   for (const FunctionReport &fn : functions) {
-    os << "\nFunction " << fn.name << " (" << cpu
-       << ", io=" << stringifyIO(io) << ")\n";
+    os << "\nFunction " << fn.name << " (" << cpu << ", io=" << stringifyIO(io)
+       << ")\n";
     row("SRAM") << orNA(fn.getDeviceBytes()) << " bytes: arena "
                 << orNA(fn.arenaBytes) << " + caller-owned I/O "
                 << fn.callerIOBytes << "\n";
@@ -120,8 +120,8 @@ void CompileReport::printText(raw_ostream &os) const {
     auto printIO = [&](ArrayRef<TensorReport> tensors, StringRef kind) {
       for (auto [i, tensor] : llvm::enumerate(tensors)) {
         row((kind + " " + Twine(i)).str())
-            << tensor.bytes << " bytes, " << tensor.shape << " "
-            << tensor.cType << ", ";
+            << tensor.bytes << " bytes, " << tensor.shape << " " << tensor.cType
+            << ", ";
         if (tensor.arenaOffset)
           os << "arena offset " << *tensor.arenaOffset << "\n";
         else
@@ -133,8 +133,8 @@ void CompileReport::printText(raw_ostream &os) const {
     row("Peak (schedule)") << orNA(fn.schedulePeak) << " bytes";
     if (!fn.layers.empty()) {
       const LayerReport &peak = fn.layers[fn.peakStep];
-      os << " at step " << fn.peakStep << ", " << peak.op << " '"
-         << peak.name << "'";
+      os << " at step " << fn.peakStep << ", " << peak.op << " '" << peak.name
+         << "'";
     }
     os << "\n";
     row("Lower bound") << orNA(fn.scheduleLowerBound) << " bytes, "
@@ -165,9 +165,9 @@ void CompileReport::printText(raw_ostream &os) const {
                  << object->codeBytes << " + constant data "
                  << object->constantBytes << " + data " << object->dataBytes
                  << "\n";
-    row("Static RAM") << object->dataBytes + object->bssBytes
-                      << " bytes: data " << object->dataBytes << " + bss "
-                      << object->bssBytes << " (besides the arena)\n";
+    row("Static RAM") << object->dataBytes + object->bssBytes << " bytes: data "
+                      << object->dataBytes << " + bss " << object->bssBytes
+                      << " (besides the arena)\n";
   }
 }
 

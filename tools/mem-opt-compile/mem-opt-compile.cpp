@@ -95,19 +95,15 @@ static cl::opt<std::string> inputFilename(
              "from the content)"),
     cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Object file"),
-                                           cl::value_desc("file"),
-                                           cl::init(""),
+                                           cl::value_desc("file"), cl::init(""),
                                            cl::cat(compileCategory));
 static cl::opt<std::string> headerFilename("header",
                                            cl::desc("C header to write"),
-                                           cl::value_desc("file"),
-                                           cl::init(""),
+                                           cl::value_desc("file"), cl::init(""),
                                            cl::cat(compileCategory));
-static cl::opt<std::string>
-    emitLLVMFilename("emit-llvm",
-                     cl::desc("Also write the optimized LLVM IR to this file"),
-                     cl::value_desc("file"), cl::init(""),
-                     cl::cat(compileCategory));
+static cl::opt<std::string> emitLLVMFilename(
+    "emit-llvm", cl::desc("Also write the optimized LLVM IR to this file"),
+    cl::value_desc("file"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
     cpuName("cpu",
             cl::desc(withDefault("Target CPU: cortex-m4, cortex-m7, "
@@ -576,12 +572,11 @@ public:
     if (quiet)
       return;
     std::lock_guard<std::mutex> lock(mutex);
-    double seconds = std::chrono::duration<double>(
-                         std::chrono::steady_clock::now() - start)
-                         .count();
-    llvm::errs() << "mem-opt-compile: ["
-                 << llvm::format("%6.1f", seconds) << " s] " << message
-                 << "\n";
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::errs() << "mem-opt-compile: [" << llvm::format("%6.1f", seconds)
+                 << " s] " << message << "\n";
   }
 
 private:
@@ -689,12 +684,11 @@ public:
     if (arg == "memory-schedule" && func && !func.isExternal()) {
       size_t numOps = 0;
       func.walk([&](Operation *inner) {
-        numOps += inner != func && inner->getName().getStringRef() !=
-                                       "tosa.const";
+        numOps +=
+            inner != func && inner->getName().getStringRef() != "tosa.const";
       });
-      progress.print("scheduling @" + func.getSymName() + " (" +
-                     Twine(numOps) + " ops, state budget " +
-                     Twine(scheduleMaxStates) + ")");
+      progress.print("scheduling @" + func.getSymName() + " (" + Twine(numOps) +
+                     " ops, state budget " + Twine(scheduleMaxStates) + ")");
     } else if (arg == "memplan-plan-arena" && func && !func.isExternal()) {
       progress.print("placing the buffers of @" + func.getSymName() +
                      " in the arena");
@@ -750,11 +744,10 @@ private:
     if (std::optional<uint64_t> states =
             diagnostics.getScheduleStates(report.name))
       os << ", " << *states << " states";
-    os << (report.optimal ? ", proven optimal"
-           : report.stoppedBy == "states"
-               ? ", stopped by the state budget"
-           : report.stoppedBy == "clock" ? ", stopped by the clock"
-                                         : ", not proven");
+    os << (report.optimal                 ? ", proven optimal"
+           : report.stoppedBy == "states" ? ", stopped by the state budget"
+           : report.stoppedBy == "clock"  ? ", stopped by the clock"
+                                          : ", not proven");
     progress.print(line);
     if (failed(analyzeScheduledFunction(func, costModel, report)))
       return;
@@ -907,9 +900,9 @@ static LogicalResult writeFile(StringRef path,
 //===----------------------------------------------------------------------===//
 
 /// Returns the inputs or outputs of \p info for the report.
-static SmallVector<TensorReport> getTensorReports(ArrayRef<RankedTensorType> types,
-                                                  ArrayRef<int64_t> offsets,
-                                                  bool inArena) {
+static SmallVector<TensorReport>
+getTensorReports(ArrayRef<RankedTensorType> types, ArrayRef<int64_t> offsets,
+                 bool inArena) {
   SmallVector<TensorReport> tensors;
   for (auto [i, type] : llvm::enumerate(types)) {
     TensorReport tensor;
@@ -996,8 +989,8 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
       createTargetMachine(*target, *level);
   if (!machine)
     return failure();
-  progress.print("translating to LLVM IR and optimizing (-O" +
-                 Twine(optLevel) + ")");
+  progress.print("translating to LLVM IR and optimizing (-O" + Twine(optLevel) +
+                 ")");
   TimingScope translateTiming = timing.nest("Translate to LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -1023,8 +1016,9 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   auto optimize =
       makeOptimizingTransformer(level->speed, level->size, machine.get());
   if (llvm::Error err = optimize(llvmModule.get())) {
-    llvm::WithColor::error() << "LLVM optimization failed: "
-                             << llvm::toString(std::move(err)) << "\n";
+    llvm::WithColor::error()
+        << "LLVM optimization failed: " << llvm::toString(std::move(err))
+        << "\n";
     return failure();
   }
   optimizeTiming.stop();
@@ -1052,8 +1046,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
     return failure();
   if (!headerFilename.empty() &&
       failed(writeFile(headerFilename, [&](raw_ostream &os) {
-        writeHeader(os, *module, *infos,
-                    llvm::sys::path::stem(headerFilename));
+        writeHeader(os, *module, *infos, llvm::sys::path::stem(headerFilename));
       })))
     return failure();
   progress.print("done");
@@ -1115,8 +1108,8 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   // --help shows this tool's options, --version and the timing options, not
   // the LLVM backend's.
-  for (StringRef name : {"mlir-timing", "mlir-timing-display",
-                         "mlir-output-format"})
+  for (StringRef name :
+       {"mlir-timing", "mlir-timing-display", "mlir-output-format"})
     if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
       option->addCategory(compileCategory);
   cl::HideUnrelatedOptions(compileCategory);
