@@ -48,13 +48,15 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -128,8 +130,8 @@ static cl::opt<uint64_t> scheduleMaxStates(
     cl::desc(withDefault("State budget of the exact scheduler per function: "
                          "where the search stops, the same on every machine "
                          "(0: no limit)",
-                         Twine(schedule::kDefaultMaxStates))),
-    cl::init(schedule::kDefaultMaxStates), cl::cat(compileCategory));
+                         Twine(schedule::kDefaultCompileMaxStates))),
+    cl::init(schedule::kDefaultCompileMaxStates), cl::cat(compileCategory));
 static cl::opt<uint64_t> scheduleTimeLimitMs(
     "schedule-time-limit-ms",
     cl::desc(withDefault("Wall-clock safety stop of the exact scheduler per "
@@ -832,16 +834,17 @@ createTargetMachine(const CortexMTarget &target, const OptLevel &level) {
 }
 
 /// Moves every top-level loop nest of the model's functions into a function
-/// of its own (LLVM's loop extractor), kept out of line. A model is one
-/// function with a loop nest per layer; LLVM's loop passes (induction
-/// variable simplification, loop rotation, loop strength reduction) take
-/// time superlinear in the loops of one function, and per-layer functions
-/// keep them linear. The call per layer costs nothing next to its loops.
+/// of its own, kept out of line. A model is one function with a loop nest
+/// per layer; LLVM's loop passes (induction variable simplification, loop
+/// rotation, loop strength reduction) take time superlinear in the loops of
+/// one function, and per-layer functions keep them linear. The call per
+/// layer costs nothing next to its loops. (LLVM's `loop-extract` pass does
+/// the same but rebuilds the extractor's analysis of the whole function for
+/// every loop, quadratic in the layers; the analysis stays valid across
+/// extractions, so it is built once here.)
 static LogicalResult extractLoopNests(llvm::Module &llvmModule,
                                       llvm::TargetMachine &machine) {
-  llvm::StringSet<> existing;
-  for (llvm::Function &function : llvmModule)
-    existing.insert(function.getName());
+  // Loops in simplified form: a preheader, one backedge, dedicated exits.
   llvm::LoopAnalysisManager loopAM;
   llvm::FunctionAnalysisManager functionAM;
   llvm::CGSCCAnalysisManager cgsccAM;
@@ -853,16 +856,36 @@ static LogicalResult extractLoopNests(llvm::Module &llvmModule,
   builder.registerLoopAnalyses(loopAM);
   builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
   llvm::ModulePassManager passes;
-  if (llvm::Error err = builder.parsePassPipeline(
-          passes, "function(loop-simplify),loop-extract")) {
-    llvm::WithColor::error() << "cannot build the loop extraction: "
+  if (llvm::Error err =
+          builder.parsePassPipeline(passes, "function(loop-simplify)")) {
+    llvm::WithColor::error() << "cannot build loop-simplify: "
                              << llvm::toString(std::move(err)) << "\n";
     return failure();
   }
   passes.run(llvmModule, moduleAM);
+
+  SmallVector<llvm::Function *> functions;
   for (llvm::Function &function : llvmModule)
-    if (!function.isDeclaration() && !existing.contains(function.getName()))
-      function.addFnAttr(llvm::Attribute::NoInline);
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  for (llvm::Function *function : functions) {
+    llvm::DominatorTree dominators(*function);
+    llvm::LoopInfo loops(dominators);
+    // Top-level loops, in block order.
+    SmallVector<llvm::Loop *> nests;
+    for (llvm::BasicBlock &block : *function)
+      if (llvm::Loop *loop = loops.getLoopFor(&block))
+        if (!loop->getParentLoop() && loop->getHeader() == &block)
+          nests.push_back(loop);
+    llvm::CodeExtractorAnalysisCache cache(*function);
+    for (llvm::Loop *nest : nests) {
+      llvm::CodeExtractor extractor(nest->getBlocks(), &dominators);
+      if (!extractor.isEligible())
+        continue;
+      if (llvm::Function *extracted = extractor.extractCodeRegion(cache))
+        extracted->addFnAttr(llvm::Attribute::NoInline);
+    }
+  }
   return success();
 }
 
@@ -1001,9 +1024,11 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
         << "cannot translate the lowered module to LLVM IR\n";
     return failure();
   }
-  TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
+  TimingScope extractTiming = timing.nest("Extract loop nests");
   if (level->speed > 0 && failed(extractLoopNests(*llvmModule, *machine)))
     return failure();
+  extractTiming.stop();
+  TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
   // -Os/-Oz: the IR passes and the code generator read the function
   // attributes, not only the pipeline's level.
   if (level->size > 0)
