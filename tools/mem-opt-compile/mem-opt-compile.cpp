@@ -684,11 +684,11 @@ public:
     StringRef arg = pass->getArgument();
     auto func = dyn_cast<func::FuncOp>(op);
     if (arg == "memory-schedule" && func && !func.isExternal()) {
-      size_t numOps = 0;
-      func.walk([&](Operation *inner) {
-        numOps +=
-            inner != func && inner->getName().getStringRef() != "tosa.const";
-      });
+      // The ops of the body, without constants and the terminator.
+      size_t numOps = llvm::count_if(
+          func.getBody().front().without_terminator(), [](Operation &inner) {
+            return !inner.hasTrait<OpTrait::ConstantLike>();
+          });
       progress.print("scheduling @" + func.getSymName() + " (" + Twine(numOps) +
                      " ops, state budget " + Twine(scheduleMaxStates) + ")");
     } else if (arg == "memplan-plan-arena" && func && !func.isExternal()) {
