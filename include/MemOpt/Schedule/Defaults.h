@@ -29,7 +29,7 @@ constexpr uint64_t kDefaultMaxStates = 4000000;
 /// seconds: on a 734-op RandWire cell the search expands about 64,000
 /// states a second on a loaded 2-core machine, so the budget stops it in
 /// about 4 s, well before the clock; every benchmark model proven optimal
-/// under kDefaultMaxStates needs fewer than 100,000 (docs/CortexM.md).
+/// under kDefaultMaxStates needs at most 125,952 (docs/CortexM.md).
 constexpr uint64_t kDefaultCompileMaxStates = 250000;
 
 } // namespace schedule
