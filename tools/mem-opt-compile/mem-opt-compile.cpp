@@ -49,14 +49,13 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/IR/Dominators.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Transforms/Utils/CodeExtractor.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -68,6 +67,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 
 #include <chrono>
 #include <list>
@@ -858,8 +858,9 @@ static LogicalResult extractLoopNests(llvm::Module &llvmModule,
   llvm::ModulePassManager passes;
   if (llvm::Error err =
           builder.parsePassPipeline(passes, "function(loop-simplify)")) {
-    llvm::WithColor::error() << "cannot build loop-simplify: "
-                             << llvm::toString(std::move(err)) << "\n";
+    llvm::WithColor::error()
+        << "cannot build loop-simplify: " << llvm::toString(std::move(err))
+        << "\n";
     return failure();
   }
   passes.run(llvmModule, moduleAM);
