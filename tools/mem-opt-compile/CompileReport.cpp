@@ -31,7 +31,9 @@ mlir::memopt::getObjectSizes(llvm::MemoryBufferRef object) {
     if (!(flags & llvm::ELF::SHF_ALLOC))
       continue;
     auto bytes = static_cast<int64_t>(section.getSize());
-    if (flags & llvm::ELF::SHF_EXECINSTR)
+    if (section.getType() == llvm::ELF::SHT_ARM_EXIDX)
+      sizes.unwindIndexBytes += bytes;
+    else if (flags & llvm::ELF::SHF_EXECINSTR)
       sizes.codeBytes += bytes;
     else if (!(flags & llvm::ELF::SHF_WRITE))
       sizes.constantBytes += bytes;
@@ -165,6 +167,8 @@ void CompileReport::printText(raw_ostream &os) const {
                  << object->codeBytes << " + constant data "
                  << object->constantBytes << " + data " << object->dataBytes
                  << "\n";
+    row("Unwind index") << object->unwindIndexBytes
+                        << " bytes (.ARM.exidx, merged by the linker)\n";
     row("Static RAM") << object->dataBytes + object->bssBytes << " bytes: data "
                       << object->dataBytes << " + bss " << object->bssBytes
                       << " (besides the arena)\n";
@@ -244,6 +248,7 @@ llvm::json::Value CompileReport::toJSON() const {
         {"constant_bytes", object->constantBytes},
         {"data_bytes", object->dataBytes},
         {"bss_bytes", object->bssBytes},
+        {"unwind_index_bytes", object->unwindIndexBytes},
     };
   return llvm::json::Object{
       {"format_version", kCompileReportFormatVersion},

@@ -105,6 +105,10 @@ struct ObjectSizes {
   int64_t dataBytes = 0;
   /// Zero-initialized data (RAM only).
   int64_t bssBytes = 0;
+  /// The ARM unwind index (.ARM.exidx): an 8-byte "cannot unwind" entry
+  /// per function, which the GNU linker merges into one; not counted in
+  /// flash.
+  int64_t unwindIndexBytes = 0;
 
   /// Flash the object takes: code, constants and the data image.
   int64_t getFlashBytes() const {
