@@ -1,22 +1,27 @@
-//===- mem-opt-compile.cpp - TOSA model to a Cortex-M object --------------===//
+//===- mem-opt-compile.cpp - A model to a Cortex-M object -----------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// One command from a TOSA model to a Cortex-M object file and a C header:
+// One command from a model (TFLite, ONNX or TOSA in MLIR, detected from the
+// content) to a Cortex-M object file and a C header:
 //
-//   mem-opt-compile model.mlir --cpu=cortex-m4 -o model.o --header model.h
+//   mem-opt-compile model.tflite --cpu=cortex-m4 -o model.o --header model.h
 //
-// It runs `cortex-m-pipeline`, translates the LLVM dialect to LLVM IR,
-// optimizes it and emits the object in-process with LLVM's ARM backend. The
-// header declares, for every public function,
+// It imports the model, runs `cortex-m-pipeline`, translates the LLVM
+// dialect to LLVM IR, puts each layer's loop nest in a function of its own,
+// optimizes (-Os by default) and emits the object in-process with LLVM's ARM
+// backend. The header declares, for every public function,
 //
-//   void fn(const T *in0, ..., T *out0, ..., void *arena);
+//   void fn(void *arena);                      (io=arena, the default)
+//   void fn(const T *in0, ..., T *out0, ..., void *arena);   (io=caller)
 //   #define FN_ARENA_SIZE <bytes>
 //   #define FN_ARENA_ALIGN <bytes>
 //
-// The caller owns the arena, as in TensorFlow Lite Micro.
+// The caller owns the arena, as in TensorFlow Lite Micro. `--report` prints
+// what was built (CompileReport.h); progress goes to stderr. docs/CortexM.md
+// describes the flow and the choices behind it.
 //
 //===----------------------------------------------------------------------===//
 
