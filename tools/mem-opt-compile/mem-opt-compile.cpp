@@ -75,10 +75,12 @@
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 
 #include <chrono>
+#include <condition_variable>
 #include <list>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -591,6 +593,43 @@ private:
   std::mutex mutex;
 };
 
+/// Prints "<what>: still running (<N> s)" every 5 seconds from a thread of
+/// its own until it is destroyed, so that a long phase (a search with a
+/// large state budget, LLVM on a large model) is never silent.
+class Heartbeat {
+public:
+  Heartbeat(Progress &progress, std::string what) {
+    if (quiet)
+      return;
+    thread = std::thread([this, &progress, what = std::move(what)] {
+      auto start = std::chrono::steady_clock::now();
+      std::unique_lock<std::mutex> lock(mutex);
+      while (!stopped.wait_for(lock, std::chrono::seconds(5),
+                               [this] { return done; })) {
+        auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+        progress.print(what + ": still running (" + Twine(seconds) + " s)");
+      }
+    });
+  }
+  ~Heartbeat() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    stopped.notify_all();
+    if (thread.joinable())
+      thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable stopped;
+  bool done = false;
+  std::thread thread;
+};
+
 /// Diagnostics of mem-opt-compile. A diagnostic at an op whose location is
 /// a name without a file position (the node names of imported models) is
 /// printed as `<model>:<node>: error: ...`; everything else goes to the
@@ -696,6 +735,9 @@ public:
           });
       progress.print("scheduling @" + func.getSymName() + " (" + Twine(numOps) +
                      " ops, state budget " + Twine(scheduleMaxStates) + ")");
+      std::lock_guard<std::mutex> lock(mutex);
+      heartbeats[op] = std::make_unique<Heartbeat>(
+          progress, ("scheduling @" + func.getSymName()).str());
     } else if (arg == "memplan-plan-arena" && func && !func.isExternal()) {
       progress.print("placing the buffers of @" + func.getSymName() +
                      " in the arena");
@@ -711,12 +753,17 @@ public:
     auto func = dyn_cast<func::FuncOp>(op);
     if (!func || func.isExternal())
       return;
+    stopHeartbeat(op);
     if (arg == "memory-schedule")
       afterSchedule(func);
     else if (arg == "memplan-plan-arena")
       if (auto arena = func->getAttrOfType<IntegerAttr>("memplan.arena_size"))
         progress.print("placed @" + func.getSymName() + ": arena " +
                        Twine(arena.getInt()) + " bytes");
+  }
+
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    stopHeartbeat(op);
   }
 
   /// Takes the report data recorded for \p name.
@@ -729,6 +776,18 @@ public:
   }
 
 private:
+  void stopHeartbeat(Operation *op) {
+    std::unique_ptr<Heartbeat> heartbeat;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = heartbeats.find(op);
+      if (it == heartbeats.end())
+        return;
+      heartbeat = std::move(it->second);
+      heartbeats.erase(it);
+    }
+  }
+
   void afterSchedule(func::FuncOp func) {
     FunctionReport report;
     report.name = func.getSymName().str();
@@ -767,6 +826,7 @@ private:
   CostModelOptions costModel;
   std::mutex mutex;
   llvm::StringMap<FunctionReport> reports;
+  llvm::DenseMap<Operation *, std::unique_ptr<Heartbeat>> heartbeats;
 };
 } // namespace
 
@@ -1044,13 +1104,16 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
         if (level->size > 1)
           function.addFnAttr(llvm::Attribute::MinSize);
       }
-  auto optimize =
-      makeOptimizingTransformer(level->speed, level->size, machine.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    llvm::WithColor::error()
-        << "LLVM optimization failed: " << llvm::toString(std::move(err))
-        << "\n";
-    return failure();
+  {
+    Heartbeat heartbeat(progress, "optimizing LLVM IR");
+    auto optimize =
+        makeOptimizingTransformer(level->speed, level->size, machine.get());
+    if (llvm::Error err = optimize(llvmModule.get())) {
+      llvm::WithColor::error()
+          << "LLVM optimization failed: " << llvm::toString(std::move(err))
+          << "\n";
+      return failure();
+    }
   }
   optimizeTiming.stop();
 
@@ -1066,6 +1129,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
     progress.print("generating code for " + cpuName);
     TimingScope codegenTiming = timing.nest("Generate code");
     llvm::raw_svector_ostream os(object);
+    Heartbeat codegenHeartbeat(progress, "generating code");
     if (failed(emitObject(*llvmModule, *machine, os)))
       return failure();
     codegenTiming.stop();
