@@ -568,6 +568,10 @@ static OwningOpRef<ModuleOp> readModel(llvm::SourceMgr &sourceMgr,
 // Diagnostics and progress
 //===----------------------------------------------------------------------===//
 
+/// Serializes the lines of progress, of its heartbeat threads and of
+/// diagnostics on stderr.
+static std::mutex stderrMutex;
+
 namespace {
 /// Prints progress lines to stderr unless --quiet; safe to call from the
 /// pass manager's threads. Progress never reaches stdout, the header or the
@@ -580,7 +584,7 @@ public:
   void print(const Twine &message) {
     if (quiet)
       return;
-    std::lock_guard<std::mutex> lock(mutex);
+    std::lock_guard<std::mutex> lock(stderrMutex);
     double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
@@ -590,7 +594,6 @@ public:
 
 private:
   std::chrono::steady_clock::time_point start;
-  std::mutex mutex;
 };
 
 /// Prints "<what>: still running (<N> s)" every 5 seconds from a thread of
@@ -630,15 +633,24 @@ private:
   std::thread thread;
 };
 
+/// The source manager's handler, whose emitDiagnostic the handler below
+/// calls under the stderr lock.
+class SourceMgrHandler : public SourceMgrDiagnosticHandler {
+public:
+  using SourceMgrDiagnosticHandler::emitDiagnostic;
+  using SourceMgrDiagnosticHandler::SourceMgrDiagnosticHandler;
+};
+
 /// Diagnostics of mem-opt-compile. A diagnostic at an op whose location is
 /// a name without a file position (the node names of imported models) is
-/// printed as `<model>:<node>: error: ...`; everything else goes to the
-/// source manager's handler. The scheduler's statistics remarks become
-/// progress.
+/// printed as `<model>:<node>: error: ...`; everything else by the source
+/// manager's handler. The scheduler's statistics remarks become progress.
 class CompileDiagnosticHandler {
 public:
-  explicit CompileDiagnosticHandler(MLIRContext &context)
-      : context(context), modelName(getModelName()) {
+  CompileDiagnosticHandler(MLIRContext &context,
+                           SourceMgrHandler &sourceMgrHandler)
+      : context(context), sourceMgrHandler(sourceMgrHandler),
+        modelName(getModelName()) {
     id = context.getDiagEngine().registerHandler(
         [this](Diagnostic &diag) { return handle(diag); });
   }
@@ -673,14 +685,16 @@ private:
       }
       return success();
     }
-    if (!hasFilePosition(diag.getLocation()) &&
-        !isa<UnknownLoc>(diag.getLocation())) {
-      print(diag.getLocation(), diag.getSeverity(), message);
-      for (Diagnostic &note : diag.getNotes())
-        print(note.getLocation(), note.getSeverity(), note.str());
+    std::lock_guard<std::mutex> lock(stderrMutex);
+    if (hasFilePosition(diag.getLocation()) ||
+        isa<UnknownLoc>(diag.getLocation())) {
+      sourceMgrHandler.emitDiagnostic(diag);
       return success();
     }
-    return failure();
+    print(diag.getLocation(), diag.getSeverity(), message);
+    for (Diagnostic &note : diag.getNotes())
+      print(note.getLocation(), note.getSeverity(), note.str());
+    return success();
   }
 
   static bool hasFilePosition(Location loc) {
@@ -708,6 +722,7 @@ private:
   }
 
   MLIRContext &context;
+  SourceMgrHandler &sourceMgrHandler;
   std::string modelName;
   DiagnosticEngine::HandlerID id;
   std::mutex mutex;
@@ -1009,8 +1024,8 @@ getTensorReports(ArrayRef<RankedTensorType> types, ArrayRef<int64_t> offsets,
 static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   Progress progress;
   llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler sourceMgrHandler(sourceMgr, &context);
-  CompileDiagnosticHandler diagnostics(context);
+  SourceMgrHandler sourceMgrHandler(sourceMgr, &context);
+  CompileDiagnosticHandler diagnostics(context, sourceMgrHandler);
 
   std::optional<CortexMTarget> target = getCortexMTarget(cpuName);
   if (!target) {
