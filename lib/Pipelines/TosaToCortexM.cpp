@@ -147,6 +147,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     schedule.algorithm = options.schedule;
     schedule.budget = options.sram;
     schedule.timeLimitMs = options.scheduleTimeLimitMs;
+    schedule.maxStates = options.scheduleMaxStates;
+    schedule.printStatistics = options.scheduleStatistics;
     schedule.recordTime = false;
     schedule.model = MemoryModelKind::Lowering;
     schedule.io = options.io;
@@ -154,8 +156,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     // Patches are independent chains whose interleavings the exact search
     // cannot exhaust; a state budget it reaches well before the clock keeps
     // the order deterministic (block order, patch by patch, at worst).
-    if (StringRef(options.patches) != "off")
-      schedule.maxStates = std::min<uint64_t>(schedule.maxStates, 1000000);
+    // (0 means no limit, so it becomes the budget too.)
+    if (StringRef(options.patches) != "off" &&
+        (schedule.maxStates == 0 || schedule.maxStates > 1000000))
+      schedule.maxStates = 1000000;
     pm.addNestedPass<func::FuncOp>(createMemorySchedulePass(schedule));
   }
   if (stop == "schedule")

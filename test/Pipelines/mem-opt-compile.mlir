@@ -1,10 +1,12 @@
 // mem-opt-compile writes a Cortex-M object and a C header. The object's only
 // undefined symbols are compiler runtime helpers: no malloc, free or
-// memrefCopy (every buffer lives in the caller's arena).
-// RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t.o --header %t.h
+// memrefCopy (every buffer lives in the caller's arena). --name=stem keeps
+// the C name `stem` (by default it would be the file's name,
+// mem-opt-compile-names.mlir tests that).
+// RUN: mem-opt-compile %s --name=stem --cpu=cortex-m4 -o %t.o --header %t.h
 // RUN: llvm-nm -u %t.o | FileCheck %s --check-prefix=NM
 // RUN: FileCheck %s --check-prefix=HDR < %t.h
-// RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t.o --header %t-caller.h --io=caller
+// RUN: mem-opt-compile %s --name=stem --cpu=cortex-m4 -o %t.o --header %t-caller.h --io=caller
 // RUN: FileCheck %s --check-prefix=CALLER < %t-caller.h
 // RUN: llvm-readelf -h -A %t.o | FileCheck %s --check-prefix=ELF
 // RUN: mem-opt-compile %s --cpu=cortex-m55 -o %t55.o

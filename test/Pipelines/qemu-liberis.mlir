@@ -11,7 +11,7 @@
 // RUN: %run_firmware %S/../Inputs/liberis.mlir --work %t.caller --seed 5 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=liberis_ --compile-arg=--io=caller | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m4 on mps2-an386: liberis_main: predicted_peak=
+// CHECK: OK cortex-m4 on mps2-an386: liberis_liberis: predicted_peak=
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m7 on mps2-an500: liberis_main: predicted_peak=
+// CHECK: OK cortex-m7 on mps2-an500: liberis_liberis: predicted_peak=
 // CHECK-NOT: FAIL

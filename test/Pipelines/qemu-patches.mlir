@@ -13,7 +13,7 @@
 // RUN:   --compile-arg=--patches=3x2 | FileCheck %s --check-prefix=F32
 // RUN: mem-opt-import %shared/models/tflite/person_detect.tflite -o %t/person_detect.mlir
 // RUN: %run_firmware %t/person_detect.mlir --work %t/pd --seed 3 \
-// RUN:   --cpu cortex-m4 --cpu cortex-m7 --symbol-prefix=person_detect_ \
+// RUN:   --cpu cortex-m4 --cpu cortex-m7 \
 // RUN:   --timeout 120 --compile-arg=--patches=auto | FileCheck %s --check-prefix=PD
 // The zoo's small int8 MobileNetV2 (96x96, width 0.35) with a 3x3 grid forced
 // on, bit for bit against the host run of the unpatched model. It also runs
@@ -43,9 +43,9 @@
 // F32: OK cortex-m7 on mps2-an500: {{.*}}predicted_peak=
 // F32-NOT: FAIL
 // PD-NOT: FAIL
-// PD: OK cortex-m4 on mps2-an386: person_detect_main: predicted_peak=
+// PD: OK cortex-m4 on mps2-an386: person_detect: predicted_peak=
 // PD-NOT: FAIL
-// PD: OK cortex-m7 on mps2-an500: person_detect_main: predicted_peak=
+// PD: OK cortex-m7 on mps2-an500: person_detect: predicted_peak=
 // PD-NOT: FAIL
 // PATCHED: memopt.patches = {cols = 2 : i64
 // PATCHED-SAME: rows = 3 : i64

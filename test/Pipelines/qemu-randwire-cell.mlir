@@ -11,7 +11,7 @@
 // RUN: %run_firmware %memopt_src/examples/randwire_cell.mlir --work %t.caller --seed 5 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --compile-arg=--io=caller | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m4 on mps2-an386: randwire_ws: predicted_peak=
+// CHECK: OK cortex-m4 on mps2-an386: randwire_cell: predicted_peak=
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m7 on mps2-an500: randwire_ws: predicted_peak=
+// CHECK: OK cortex-m7 on mps2-an500: randwire_cell: predicted_peak=
 // CHECK-NOT: FAIL

@@ -1,110 +1,179 @@
-//===- mem-opt-compile.cpp - TOSA model to a Cortex-M object --------------===//
+//===- mem-opt-compile.cpp - A model to a Cortex-M object -----------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// One command from a TOSA model to a Cortex-M object file and a C header:
+// One command from a model (TFLite, ONNX or TOSA in MLIR, detected from the
+// content) to a Cortex-M object file and a C header:
 //
-//   mem-opt-compile model.mlir --cpu=cortex-m4 -o model.o --header model.h
+//   mem-opt-compile model.tflite --cpu=cortex-m4 -o model.o --header model.h
 //
-// It runs `cortex-m-pipeline`, translates the LLVM dialect to LLVM IR,
-// optimizes it and emits the object in-process with LLVM's ARM backend. The
-// header declares, for every public function,
+// It imports the model, runs `cortex-m-pipeline`, translates the LLVM
+// dialect to LLVM IR, puts each layer's loop nest in a function of its own,
+// optimizes (-Os by default) and emits the object in-process with LLVM's ARM
+// backend. The header declares, for every public function,
 //
-//   void fn(const T *in0, ..., T *out0, ..., void *arena);
+//   void fn(void *arena);                      (io=arena, the default)
+//   void fn(const T *in0, ..., T *out0, ..., void *arena);   (io=caller)
 //   #define FN_ARENA_SIZE <bytes>
 //   #define FN_ARENA_ALIGN <bytes>
 //
-// The caller owns the arena, as in TensorFlow Lite Micro.
+// The caller owns the arena, as in TensorFlow Lite Micro. `--report` prints
+// what was built (CompileReport.h); progress goes to stderr. docs/CortexM.md
+// describes the flow and the choices behind it.
 //
 //===----------------------------------------------------------------------===//
 
+#include "CompileReport.h"
+
+#include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/Import/Import.h"
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Pipelines/Pipelines.h"
+#include "MemOpt/Schedule/Defaults.h"
 #include "MemOpt/Support/Version.h"
+#include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/Verifier.h"
 #include "mlir/InitAllPasses.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Pass/Pass.h"
+#include "mlir/Pass/PassInstrumentation.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Support/Timing.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/IR/Dominators.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/Utils/CodeExtractor.h"
 
+#include <chrono>
+#include <condition_variable>
+#include <list>
+#include <mutex>
 #include <optional>
 #include <string>
+#include <thread>
 
 using namespace mlir;
 using namespace mlir::memopt;
 
 namespace cl = llvm::cl;
 
-static cl::opt<std::string>
-    inputFilename(cl::Positional, cl::desc("<model.mlir>"), cl::init("-"));
+/// The options of this tool; --help hides LLVM's backend options.
+static cl::OptionCategory compileCategory("mem-opt-compile options");
+
+/// Returns \p text with " (default: \p value)" appended, kept alive for
+/// cl::desc.
+static StringRef withDefault(StringRef text, const Twine &value) {
+  static std::list<std::string> texts;
+  texts.push_back((text + " (default: " + value + ")").str());
+  return texts.back();
+}
+
+static cl::opt<std::string> inputFilename(
+    cl::Positional,
+    cl::desc("<model.tflite|model.onnx|model.mlir|-> (the format is detected "
+             "from the content)"),
+    cl::init("-"), cl::cat(compileCategory));
 static cl::opt<std::string> outputFilename("o", cl::desc("Object file"),
-                                           cl::value_desc("file"),
-                                           cl::init(""));
+                                           cl::value_desc("file"), cl::init(""),
+                                           cl::cat(compileCategory));
 static cl::opt<std::string> headerFilename("header",
                                            cl::desc("C header to write"),
-                                           cl::value_desc("file"),
-                                           cl::init(""));
+                                           cl::value_desc("file"), cl::init(""),
+                                           cl::cat(compileCategory));
+static cl::opt<std::string> emitLLVMFilename(
+    "emit-llvm", cl::desc("Also write the optimized LLVM IR to this file"),
+    cl::value_desc("file"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string>
-    emitLLVMFilename("emit-llvm",
-                     cl::desc("Also write the optimized LLVM IR to this file"),
-                     cl::value_desc("file"), cl::init(""));
-static cl::opt<std::string> cpuName("cpu",
-                                    cl::desc("cortex-m4, cortex-m7, "
-                                             "cortex-m33 or cortex-m55"),
-                                    cl::init("cortex-m4"));
+    cpuName("cpu",
+            cl::desc(withDefault("Target CPU: cortex-m4, cortex-m7, "
+                                 "cortex-m33 or cortex-m55",
+                                 "cortex-m4")),
+            cl::init("cortex-m4"), cl::cat(compileCategory));
 static cl::opt<int64_t> sramBytes(
     "sram",
-    cl::desc("Activation SRAM budget in bytes: the arena plus the caller's "
-             "input and output buffers under --io=caller (0: none)"),
-    cl::init(0));
+    cl::desc(withDefault(
+        "Activation SRAM budget in bytes: the arena plus the caller's "
+        "input and output buffers under --io=caller; fail if the proven "
+        "peak exceeds it",
+        "0, none")),
+    cl::init(0), cl::cat(compileCategory));
+static cl::opt<std::string> scheduleName(
+    "schedule",
+    cl::desc(withDefault("Op order: exact, input, kahn, rpo or greedy",
+                         "exact")),
+    cl::init("exact"), cl::cat(compileCategory));
+static cl::opt<uint64_t> scheduleMaxStates(
+    "schedule-max-states",
+    cl::desc(withDefault("State budget of the exact scheduler per function: "
+                         "where the search stops, the same on every machine "
+                         "(0: no limit)",
+                         Twine(schedule::kDefaultCompileMaxStates))),
+    cl::init(schedule::kDefaultCompileMaxStates), cl::cat(compileCategory));
+static cl::opt<uint64_t> scheduleTimeLimitMs(
+    "schedule-time-limit-ms",
+    cl::desc(withDefault("Wall-clock safety stop of the exact scheduler per "
+                         "function, in milliseconds (0: none)",
+                         Twine(schedule::kDefaultTimeLimitMs))),
+    cl::init(schedule::kDefaultTimeLimitMs), cl::cat(compileCategory));
+static cl::opt<std::string> placementName(
+    "placement",
+    cl::desc(withDefault("Arena placement: best, greedy-by-size or no-reuse",
+                         "best")),
+    cl::init("best"), cl::cat(compileCategory));
 static cl::opt<std::string>
-    scheduleName("schedule",
-                 cl::desc("Op order: exact, input, kahn, rpo or greedy"),
-                 cl::init("exact"));
-static cl::opt<std::string>
-    placementName("placement",
-                  cl::desc("Arena placement: best, greedy-by-size or "
-                           "no-reuse"),
-                  cl::init("best"));
-static cl::opt<std::string> partitionMode("partition",
-                                          cl::desc("auto, off or always"),
-                                          cl::init("off"));
+    partitionMode("partition",
+                  cl::desc(withDefault("Partition concat+conv: auto, off or "
+                                       "always",
+                                       "off")),
+                  cl::init("off"), cl::cat(compileCategory));
 static cl::opt<std::string> patchesMode(
     "patches",
-    cl::desc("Run the memory-heavy prefix one spatial patch at a time: off, "
-             "auto (the grid with the smallest SRAM within "
-             "--max-mac-overhead) or <rows>x<cols>"),
-    cl::init("off"));
+    cl::desc(withDefault(
+        "Run the memory-heavy prefix one spatial patch at a time: off, "
+        "auto (the grid with the smallest SRAM within "
+        "--max-mac-overhead) or <rows>x<cols>",
+        "off")),
+    cl::init("off"), cl::cat(compileCategory));
 static cl::opt<double> maxMacOverhead(
     "max-mac-overhead",
-    cl::desc("Largest extra multiply-accumulates --patches=auto may add, in "
-             "percent of the model's"),
-    cl::init(20.0));
+    cl::desc(withDefault("Largest extra multiply-accumulates --patches=auto "
+                         "may add, in percent of the model's",
+                         "20")),
+    cl::init(20.0), cl::cat(compileCategory));
 static cl::opt<int64_t>
-    alignment("alignment", cl::desc("Arena alignment in bytes"), cl::init(16));
+    alignment("alignment",
+              cl::desc(withDefault("Arena alignment in bytes", "16")),
+              cl::init(16), cl::cat(compileCategory));
 static cl::opt<IOPlacement> ioPlacement(
     "io", cl::desc("Where the model's inputs and outputs live"),
     cl::init(IOPlacement::Arena),
@@ -114,26 +183,45 @@ static cl::opt<IOPlacement> ioPlacement(
                           "(default, the smallest total SRAM)"),
                clEnumValN(IOPlacement::Caller, "caller",
                           "in buffers the caller passes, live for the "
-                          "whole call")));
+                          "whole call")),
+    cl::cat(compileCategory));
 static cl::opt<std::string> symbolName(
     "name",
-    cl::desc("C name of the model's function (default: the function's own "
-             "name, or the model's file name for a function called `main`, "
-             "which would clash with the firmware's `main`)"),
-    cl::value_desc("identifier"), cl::init(""));
+    cl::desc("C name of the model's function (default: the model's file "
+             "name for a model with one public function, `model` from "
+             "stdin; never `main`, which would clash with the firmware's)"),
+    cl::value_desc("identifier"), cl::init(""), cl::cat(compileCategory));
 static cl::opt<std::string> symbolPrefix(
     "symbol-prefix",
     cl::desc("Prefix for the names of the public functions in the object "
-             "and the header (e.g. to avoid a clash with the firmware's "
-             "`main`)"),
-    cl::init(""));
-static cl::opt<unsigned> optLevel("O", cl::desc("LLVM optimization level"),
-                                  cl::init(2), cl::Prefix);
-static cl::opt<bool> printReport(
+             "and the header (default: none)"),
+    cl::init(""), cl::cat(compileCategory));
+static cl::opt<std::string> optLevel(
+    "O",
+    cl::desc(withDefault("Optimization level of LLVM: 0, 1, 2, 3, s (2 "
+                         "without growing the code: no unrolling for speed) "
+                         "or z (smallest code); docs/CortexM.md explains the "
+                         "default",
+                         "s")),
+    cl::value_desc("level"), cl::init("s"), cl::Prefix,
+    cl::cat(compileCategory));
+static cl::opt<bool> tfliteDoubleRound(
+    "tflite-double-round",
+    cl::desc("TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding "
+             "(default: SINGLE_ROUND, as mem-opt-import)"),
+    cl::init(false), cl::cat(compileCategory));
+static cl::opt<std::string> reportFormat(
     "report",
-    cl::desc("Print the predicted peak, lower bound and arena of each "
-             "function to stdout"),
-    cl::init(false));
+    cl::desc("Print a report to stdout: the arena, the inputs and outputs, "
+             "the peak and the op at it, MACs, flash, and live bytes per "
+             "layer; --report=json for JSON (default: text)"),
+    cl::value_desc("text|json"), cl::ValueOptional, cl::init(""),
+    cl::cat(compileCategory));
+static cl::opt<bool>
+    quiet("quiet",
+          cl::desc("Do not print progress to stderr (default: progress of "
+                   "scheduling, placement and code generation)"),
+          cl::init(false), cl::cat(compileCategory));
 
 namespace {
 /// What the header says about one function, read from its TOSA signature.
@@ -374,20 +462,6 @@ static void writeHeader(raw_ostream &os, ModuleOp module,
   os << "\n#ifdef __cplusplus\n}\n#endif\n\n#endif /* " << guard << " */\n";
 }
 
-/// Emits \p llvmModule as an object for \p target into \p os.
-static LogicalResult emitObject(llvm::Module &llvmModule,
-                                llvm::TargetMachine &machine,
-                                llvm::raw_pwrite_stream &os) {
-  llvm::legacy::PassManager codegen;
-  if (machine.addPassesToEmitFile(codegen, os, nullptr,
-                                  llvm::CodeGenFileType::ObjectFile)) {
-    llvm::errs() << "error: the ARM backend cannot emit an object file\n";
-    return failure();
-  }
-  codegen.run(llvmModule);
-  return success();
-}
-
 /// Returns \p text as a C identifier: other characters become '_', and a
 /// leading digit gets a '_' in front. Empty text gives "model".
 static std::string toCIdentifier(StringRef text) {
@@ -401,10 +475,11 @@ static std::string toCIdentifier(StringRef text) {
   return name;
 }
 
-/// Gives the public functions of \p module their C names: `--name` for the
-/// only one, else the model's file name for a function called `main` (which
-/// would clash with the firmware's `main`) unless `--symbol-prefix` makes
-/// the name another one, then `--symbol-prefix`.
+/// Gives the public functions of \p module their C names: `--name`, or the
+/// model's file name, for the only one (`model` from stdin, unless the
+/// function has a name other than `main`); several functions keep their
+/// own names. `--symbol-prefix` goes in front, and a name that would be
+/// `main` (the firmware's) becomes `model_main`.
 static LogicalResult renamePublicFunctions(ModuleOp module) {
   SmallVector<func::FuncOp> publics;
   for (auto func : module.getOps<func::FuncOp>())
@@ -414,14 +489,14 @@ static LogicalResult renamePublicFunctions(ModuleOp module) {
     return module.emitError("--name needs exactly one public function, the "
                             "model has ")
            << publics.size();
-  StringRef stem = inputFilename == "-" ? StringRef("model")
-                                        : llvm::sys::path::stem(inputFilename);
   for (func::FuncOp func : publics) {
     std::string name = func.getSymName().str();
     if (!symbolName.empty())
       name = symbolName;
-    else if (name == "main" && symbolPrefix.empty())
-      name = toCIdentifier(stem);
+    else if (publics.size() == 1 && inputFilename != "-")
+      name = toCIdentifier(llvm::sys::path::stem(inputFilename));
+    else if (name == "main")
+      name = "model";
     name = symbolPrefix + name;
     if (name == "main")
       name = "model_main";
@@ -439,18 +514,543 @@ static LogicalResult renamePublicFunctions(ModuleOp module) {
   return success();
 }
 
-/// Runs the whole flow; returns failure after reporting an error.
-static LogicalResult compile(MLIRContext &context) {
+//===----------------------------------------------------------------------===//
+// Reading the model
+//===----------------------------------------------------------------------===//
+
+/// Returns the name that diagnostics give the model: its file's stem.
+static std::string getModelName() {
+  if (inputFilename == "-")
+    return "<stdin>";
+  return llvm::sys::path::stem(inputFilename).str();
+}
+
+/// Reads the model: a TFLite flatbuffer or an ONNX protobuf (detected from
+/// the content, as mem-opt-import does) is imported to TOSA, text is parsed
+/// as MLIR. Anything else is rejected before it reaches the MLIR parser,
+/// which would echo binary bytes.
+static OwningOpRef<ModuleOp> readModel(llvm::SourceMgr &sourceMgr,
+                                       MLIRContext &context) {
   std::string errorMessage;
-  auto input = openInputFile(inputFilename, &errorMessage);
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(inputFilename, &errorMessage);
   if (!input) {
-    llvm::errs() << "error: " << errorMessage << "\n";
+    llvm::WithColor::error() << errorMessage << "\n";
+    return nullptr;
+  }
+  StringRef bytes = input->getBuffer();
+  OwningOpRef<ModuleOp> module;
+  switch (detectModelFormat(bytes)) {
+  case ModelFormat::TFLite:
+    module = importTFLite(bytes, inputFilename, &context,
+                          TFLiteImportOptions{tfliteDoubleRound});
+    break;
+  case ModelFormat::ONNX:
+    module = importONNX(bytes, inputFilename, &context);
+    break;
+  case ModelFormat::Unknown:
+    if (llvm::is_contained(bytes, '\0') || !llvm::json::isUTF8(bytes)) {
+      llvm::WithColor::error()
+          << inputFilename
+          << ": not a TFLite, ONNX or MLIR model (binary content that is "
+             "neither a TFLite flatbuffer nor an ONNX protobuf)\n";
+      return nullptr;
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
+    return parseSourceFile<ModuleOp>(sourceMgr, &context);
+  }
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+//===----------------------------------------------------------------------===//
+// Diagnostics and progress
+//===----------------------------------------------------------------------===//
+
+/// Serializes the lines of progress, of its heartbeat threads and of
+/// diagnostics on stderr.
+static std::mutex stderrMutex;
+
+namespace {
+/// Prints progress lines to stderr unless --quiet; safe to call from the
+/// pass manager's threads. Progress never reaches stdout, the header or the
+/// object.
+class Progress {
+public:
+  Progress() : start(std::chrono::steady_clock::now()) {}
+
+  /// Prints "mem-opt-compile: [  1.2 s] <message>".
+  void print(const Twine &message) {
+    if (quiet)
+      return;
+    std::lock_guard<std::mutex> lock(stderrMutex);
+    double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    llvm::errs() << "mem-opt-compile: [" << llvm::format("%6.1f", seconds)
+                 << " s] " << message << "\n";
+  }
+
+private:
+  std::chrono::steady_clock::time_point start;
+};
+
+/// Prints "<what>: still running (<N> s)" every 5 seconds from a thread of
+/// its own until it is destroyed, so that a long phase (a search with a
+/// large state budget, LLVM on a large model) is never silent.
+class Heartbeat {
+public:
+  Heartbeat(Progress &progress, std::string what) {
+    if (quiet)
+      return;
+    thread = std::thread([this, &progress, what = std::move(what)] {
+      auto start = std::chrono::steady_clock::now();
+      std::unique_lock<std::mutex> lock(mutex);
+      while (!stopped.wait_for(lock, std::chrono::seconds(5),
+                               [this] { return done; })) {
+        auto seconds = std::chrono::duration_cast<std::chrono::seconds>(
+                           std::chrono::steady_clock::now() - start)
+                           .count();
+        progress.print(what + ": still running (" + Twine(seconds) + " s)");
+      }
+    });
+  }
+  ~Heartbeat() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      done = true;
+    }
+    stopped.notify_all();
+    if (thread.joinable())
+      thread.join();
+  }
+
+private:
+  std::mutex mutex;
+  std::condition_variable stopped;
+  bool done = false;
+  std::thread thread;
+};
+
+/// The source manager's handler, whose emitDiagnostic the handler below
+/// calls under the stderr lock.
+class SourceMgrHandler : public SourceMgrDiagnosticHandler {
+public:
+  using SourceMgrDiagnosticHandler::emitDiagnostic;
+  using SourceMgrDiagnosticHandler::SourceMgrDiagnosticHandler;
+};
+
+/// Diagnostics of mem-opt-compile. A diagnostic at an op whose location is
+/// a name without a file position (the node names of imported models) is
+/// printed as `<model>:<node>: error: ...`; everything else by the source
+/// manager's handler. The scheduler's statistics remarks become progress.
+class CompileDiagnosticHandler {
+public:
+  CompileDiagnosticHandler(MLIRContext &context,
+                           SourceMgrHandler &sourceMgrHandler)
+      : context(context), sourceMgrHandler(sourceMgrHandler),
+        modelName(getModelName()) {
+    id = context.getDiagEngine().registerHandler(
+        [this](Diagnostic &diag) { return handle(diag); });
+  }
+  ~CompileDiagnosticHandler() { context.getDiagEngine().eraseHandler(id); }
+
+  /// Returns the number of search states the scheduler reported for @name.
+  std::optional<uint64_t> getScheduleStates(StringRef name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = scheduleStates.find(name);
+    if (it == scheduleStates.end())
+      return std::nullopt;
+    return it->second;
+  }
+
+private:
+  static constexpr StringLiteral kStatisticsPrefix =
+      "memory-schedule statistics of @";
+
+  LogicalResult handle(Diagnostic &diag) {
+    std::string message = diag.str();
+    if (diag.getSeverity() == DiagnosticSeverity::Remark &&
+        StringRef(message).starts_with(kStatisticsPrefix)) {
+      // "... of @fn: ..., <N> states explored, <T> ms".
+      StringRef rest = StringRef(message).drop_front(kStatisticsPrefix.size());
+      StringRef name = rest.take_until([](char c) { return c == ':'; });
+      StringRef states = rest.rsplit(" states explored").first;
+      states = states.substr(states.find_last_of(' ') + 1);
+      uint64_t count = 0;
+      if (!states.getAsInteger(10, count)) {
+        std::lock_guard<std::mutex> lock(mutex);
+        scheduleStates[name] = count;
+      }
+      return success();
+    }
+    std::lock_guard<std::mutex> lock(stderrMutex);
+    if (hasFilePosition(diag.getLocation()) ||
+        isa<UnknownLoc>(diag.getLocation())) {
+      sourceMgrHandler.emitDiagnostic(diag);
+      return success();
+    }
+    print(diag.getLocation(), diag.getSeverity(), message);
+    for (Diagnostic &note : diag.getNotes())
+      print(note.getLocation(), note.getSeverity(), note.str());
+    return success();
+  }
+
+  static bool hasFilePosition(Location loc) {
+    return static_cast<bool>(loc->findInstanceOf<FileLineColLoc>());
+  }
+
+  void print(Location loc, DiagnosticSeverity severity, StringRef message) {
+    llvm::raw_ostream &os = llvm::errs();
+    os << modelName << ":" << getLocationLabel(loc) << ": ";
+    switch (severity) {
+    case DiagnosticSeverity::Error:
+      os << "error";
+      break;
+    case DiagnosticSeverity::Warning:
+      os << "warning";
+      break;
+    case DiagnosticSeverity::Note:
+      os << "note";
+      break;
+    case DiagnosticSeverity::Remark:
+      os << "remark";
+      break;
+    }
+    os << ": " << message << "\n";
+  }
+
+  MLIRContext &context;
+  SourceMgrHandler &sourceMgrHandler;
+  std::string modelName;
+  DiagnosticEngine::HandlerID id;
+  std::mutex mutex;
+  llvm::StringMap<uint64_t> scheduleStates;
+};
+
+/// Reports the long phases of the pipeline as progress, and records the
+/// report's view of every function right after memory-schedule ordered it:
+/// the per-step live bytes of the scheduled TOSA under the lowering's model.
+class CompileInstrumentation : public PassInstrumentation {
+public:
+  CompileInstrumentation(Progress &progress,
+                         CompileDiagnosticHandler &diagnostics,
+                         CostModelOptions costModel)
+      : progress(progress), diagnostics(diagnostics), costModel(costModel) {}
+
+  void runBeforePass(Pass *pass, Operation *op) override {
+    StringRef arg = pass->getArgument();
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (arg == "memory-schedule" && func && !func.isExternal()) {
+      // The ops of the body, without constants and the terminator.
+      size_t numOps = llvm::count_if(
+          func.getBody().front().without_terminator(), [](Operation &inner) {
+            return !inner.hasTrait<OpTrait::ConstantLike>();
+          });
+      progress.print("scheduling @" + func.getSymName() + " (" + Twine(numOps) +
+                     " ops, state budget " + Twine(scheduleMaxStates) + ")");
+      std::lock_guard<std::mutex> lock(mutex);
+      heartbeats[op] = std::make_unique<Heartbeat>(
+          progress, ("scheduling @" + func.getSymName()).str());
+    } else if (arg == "memplan-plan-arena" && func && !func.isExternal()) {
+      progress.print("placing the buffers of @" + func.getSymName() +
+                     " in the arena");
+    } else if (arg == "one-shot-bufferize") {
+      progress.print("lowering to linalg and bufferizing");
+    } else if (arg == "memplan-lower") {
+      progress.print("lowering to the LLVM dialect");
+    }
+  }
+
+  void runAfterPass(Pass *pass, Operation *op) override {
+    StringRef arg = pass->getArgument();
+    auto func = dyn_cast<func::FuncOp>(op);
+    if (!func || func.isExternal())
+      return;
+    stopHeartbeat(op);
+    if (arg == "memory-schedule")
+      afterSchedule(func);
+    else if (arg == "memplan-plan-arena")
+      if (auto arena = func->getAttrOfType<IntegerAttr>("memplan.arena_size"))
+        progress.print("placed @" + func.getSymName() + ": arena " +
+                       Twine(arena.getInt()) + " bytes");
+  }
+
+  void runAfterPassFailed(Pass *pass, Operation *op) override {
+    stopHeartbeat(op);
+  }
+
+  /// Takes the report data recorded for \p name.
+  std::optional<FunctionReport> takeReport(StringRef name) {
+    std::lock_guard<std::mutex> lock(mutex);
+    auto it = reports.find(name);
+    if (it == reports.end())
+      return std::nullopt;
+    return std::move(it->second);
+  }
+
+private:
+  void stopHeartbeat(Operation *op) {
+    std::unique_ptr<Heartbeat> heartbeat;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      auto it = heartbeats.find(op);
+      if (it == heartbeats.end())
+        return;
+      heartbeat = std::move(it->second);
+      heartbeats.erase(it);
+    }
+  }
+
+  void afterSchedule(func::FuncOp func) {
+    FunctionReport report;
+    report.name = func.getSymName().str();
+    if (auto peak = func->getAttrOfType<IntegerAttr>(kPeakBytesAttrName))
+      report.schedulePeak = peak.getInt();
+    if (auto bound = func->getAttrOfType<IntegerAttr>(kLowerBoundAttrName))
+      report.scheduleLowerBound = bound.getInt();
+    if (auto optimal = func->getAttrOfType<BoolAttr>(kOptimalAttrName))
+      report.optimal = optimal.getValue();
+    if (auto stopped =
+            func->getAttrOfType<StringAttr>(kScheduleStoppedByAttrName))
+      report.stoppedBy = stopped.getValue().str();
+    std::string line;
+    llvm::raw_string_ostream os(line);
+    os << "scheduled @" << report.name;
+    if (report.schedulePeak && report.scheduleLowerBound)
+      os << ": peak " << *report.schedulePeak << " bytes, lower bound "
+         << *report.scheduleLowerBound << " bytes, gap "
+         << *report.schedulePeak - *report.scheduleLowerBound << " bytes";
+    if (std::optional<uint64_t> states =
+            diagnostics.getScheduleStates(report.name))
+      os << ", " << *states << " states";
+    os << (report.optimal                 ? ", proven optimal"
+           : report.stoppedBy == "states" ? ", stopped by the state budget"
+           : report.stoppedBy == "clock"  ? ", stopped by the clock"
+                                          : ", not proven");
+    progress.print(line);
+    if (failed(analyzeScheduledFunction(func, costModel, report)))
+      return;
+    std::lock_guard<std::mutex> lock(mutex);
+    reports[report.name] = std::move(report);
+  }
+
+  Progress &progress;
+  CompileDiagnosticHandler &diagnostics;
+  CostModelOptions costModel;
+  std::mutex mutex;
+  llvm::StringMap<FunctionReport> reports;
+  llvm::DenseMap<Operation *, std::unique_ptr<Heartbeat>> heartbeats;
+};
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// LLVM code generation
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// What `-O<level>` asks of LLVM.
+struct OptLevel {
+  /// Speed level of the IR passes, 0-3.
+  unsigned speed = 2;
+  /// Size level: 0, 1 (`s`: optsize) or 2 (`z`: minsize).
+  unsigned size = 0;
+
+  llvm::CodeGenOptLevel getCodeGenLevel() const {
+    switch (speed) {
+    case 0:
+      return llvm::CodeGenOptLevel::None;
+    case 1:
+      return llvm::CodeGenOptLevel::Less;
+    case 2:
+      return llvm::CodeGenOptLevel::Default;
+    default:
+      return llvm::CodeGenOptLevel::Aggressive;
+    }
+  }
+};
+} // namespace
+
+/// Parses `-O<level>`.
+static std::optional<OptLevel> parseOptLevel(StringRef text) {
+  return llvm::StringSwitch<std::optional<OptLevel>>(text)
+      .Case("0", OptLevel{0, 0})
+      .Case("1", OptLevel{1, 0})
+      .Case("2", OptLevel{2, 0})
+      .Case("3", OptLevel{3, 0})
+      .Case("s", OptLevel{2, 1})
+      .Case("z", OptLevel{2, 2})
+      .Default(std::nullopt);
+}
+
+/// Creates the ARM target machine for \p target. The software pipeliner is
+/// off (docs/CortexM.md, "Code generation"): on Cortex-M7 it took almost all
+/// of the compile time for loops that run a few times per layer.
+static std::unique_ptr<llvm::TargetMachine>
+createTargetMachine(const CortexMTarget &target, const OptLevel &level) {
+  std::string error;
+  llvm::Triple triple(target.triple);
+  const llvm::Target *llvmTarget =
+      llvm::TargetRegistry::lookupTarget(triple, error);
+  if (!llvmTarget) {
+    llvm::WithColor::error() << error << "\n";
+    return nullptr;
+  }
+  llvm::TargetOptions targetOptions;
+  targetOptions.FloatABIType = llvm::FloatABI::Hard;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      triple, target.cpu, "-use-mipipeliner", targetOptions,
+      llvm::Reloc::Static, std::nullopt, level.getCodeGenLevel()));
+  if (machine->createDataLayout().getStringRepresentation() !=
+      target.dataLayout) {
+    llvm::WithColor::error()
+        << "the pipeline's data layout for " << target.cpu
+        << " differs from the ARM backend's: "
+        << machine->createDataLayout().getStringRepresentation() << "\n";
+    return nullptr;
+  }
+  return machine;
+}
+
+/// Moves every top-level loop nest of the model's functions into a function
+/// of its own, kept out of line. A model is one function with a loop nest
+/// per layer; LLVM's loop passes (induction variable simplification, loop
+/// rotation, loop strength reduction) take time superlinear in the loops of
+/// one function, and per-layer functions keep them linear. The call per
+/// layer costs nothing next to its loops. (LLVM's `loop-extract` pass does
+/// the same but rebuilds the extractor's analysis of the whole function for
+/// every loop, quadratic in the layers; the analysis stays valid across
+/// extractions, so it is built once here.)
+static LogicalResult extractLoopNests(llvm::Module &llvmModule,
+                                      llvm::TargetMachine &machine) {
+  // Loops in simplified form: a preheader, one backedge, dedicated exits.
+  llvm::LoopAnalysisManager loopAM;
+  llvm::FunctionAnalysisManager functionAM;
+  llvm::CGSCCAnalysisManager cgsccAM;
+  llvm::ModuleAnalysisManager moduleAM;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(moduleAM);
+  builder.registerCGSCCAnalyses(cgsccAM);
+  builder.registerFunctionAnalyses(functionAM);
+  builder.registerLoopAnalyses(loopAM);
+  builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  llvm::ModulePassManager passes;
+  if (llvm::Error err =
+          builder.parsePassPipeline(passes, "function(loop-simplify)")) {
+    llvm::WithColor::error()
+        << "cannot build loop-simplify: " << llvm::toString(std::move(err))
+        << "\n";
     return failure();
   }
+  passes.run(llvmModule, moduleAM);
+
+  SmallVector<llvm::Function *> functions;
+  for (llvm::Function &function : llvmModule)
+    if (!function.isDeclaration())
+      functions.push_back(&function);
+  for (llvm::Function *function : functions) {
+    llvm::DominatorTree dominators(*function);
+    llvm::LoopInfo loops(dominators);
+    // Top-level loops, in block order.
+    SmallVector<llvm::Loop *> nests;
+    for (llvm::BasicBlock &block : *function)
+      if (llvm::Loop *loop = loops.getLoopFor(&block))
+        if (!loop->getParentLoop() && loop->getHeader() == &block)
+          nests.push_back(loop);
+    llvm::CodeExtractorAnalysisCache cache(*function);
+    for (llvm::Loop *nest : nests) {
+      llvm::CodeExtractor extractor(nest->getBlocks(), &dominators);
+      if (!extractor.isEligible())
+        continue;
+      if (llvm::Function *extracted = extractor.extractCodeRegion(cache))
+        extracted->addFnAttr(llvm::Attribute::NoInline);
+    }
+  }
+  return success();
+}
+
+/// Emits \p llvmModule as an object for \p machine into \p os.
+static LogicalResult emitObject(llvm::Module &llvmModule,
+                                llvm::TargetMachine &machine,
+                                llvm::raw_pwrite_stream &os) {
+  llvm::legacy::PassManager codegen;
+  if (machine.addPassesToEmitFile(codegen, os, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile)) {
+    llvm::WithColor::error() << "the ARM backend cannot emit an object file\n";
+    return failure();
+  }
+  codegen.run(llvmModule);
+  return success();
+}
+
+/// Writes \p bytes to \p path.
+static LogicalResult writeFile(StringRef path,
+                               function_ref<void(raw_ostream &)> write) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::ToolOutputFile> file =
+      openOutputFile(path, &errorMessage);
+  if (!file) {
+    llvm::WithColor::error() << errorMessage << "\n";
+    return failure();
+  }
+  write(file->os());
+  file->keep();
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// The flow
+//===----------------------------------------------------------------------===//
+
+/// Returns the inputs or outputs of \p info for the report.
+static SmallVector<TensorReport>
+getTensorReports(ArrayRef<RankedTensorType> types, ArrayRef<int64_t> offsets,
+                 bool inArena) {
+  SmallVector<TensorReport> tensors;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    TensorReport tensor;
+    tensor.shape = getShapeString(type);
+    tensor.cType = getCType(type.getElementType()).str();
+    tensor.bytes = getCallerBytes(type);
+    if (inArena && i < offsets.size())
+      tensor.arenaOffset = offsets[i];
+    tensors.push_back(std::move(tensor));
+  }
+  return tensors;
+}
+
+/// Runs the whole flow; returns failure after reporting an error.
+static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
+  Progress progress;
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-  SourceMgrDiagnosticHandler diagHandler(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  SourceMgrHandler sourceMgrHandler(sourceMgr, &context);
+  CompileDiagnosticHandler diagnostics(context, sourceMgrHandler);
+
+  std::optional<CortexMTarget> target = getCortexMTarget(cpuName);
+  if (!target) {
+    llvm::WithColor::error() << "unknown cpu '" << cpuName
+                             << "' (expected cortex-m4, cortex-m7, "
+                                "cortex-m33 or cortex-m55)\n";
+    return failure();
+  }
+  std::optional<OptLevel> level = parseOptLevel(optLevel);
+  if (!level) {
+    llvm::WithColor::error() << "unknown optimization level '-O" << optLevel
+                             << "' (expected 0, 1, 2, 3, s or z)\n";
+    return failure();
+  }
+  bool wantReport = reportFormat.getNumOccurrences() > 0;
+  if (wantReport && reportFormat != "" && reportFormat != "text" &&
+      reportFormat != "json") {
+    llvm::WithColor::error() << "unknown --report format '" << reportFormat
+                             << "' (expected text or json)\n";
+    return failure();
+  }
+
+  TimingScope readTiming = timing.nest("Read the model");
+  OwningOpRef<ModuleOp> module = readModel(sourceMgr, context);
+  readTiming.stop();
   if (!module)
     return failure();
   if (failed(renamePublicFunctions(*module)))
@@ -463,6 +1063,9 @@ static LogicalResult compile(MLIRContext &context) {
   options.cpu = cpuName;
   options.sram = sramBytes;
   options.schedule = scheduleName;
+  options.scheduleMaxStates = scheduleMaxStates;
+  options.scheduleTimeLimitMs = scheduleTimeLimitMs;
+  options.scheduleStatistics = true;
   options.partition = partitionMode;
   options.patches = patchesMode;
   options.maxMacOverhead = maxMacOverhead;
@@ -470,104 +1073,136 @@ static LogicalResult compile(MLIRContext &context) {
   options.alignment = alignment;
   options.io = ioPlacement;
   PassManager pm(&context);
+  std::string errorMessage;
   if (failed(buildTosaToCortexMPipeline(pm, options, &errorMessage))) {
-    llvm::errs() << "error: " << errorMessage << "\n";
+    llvm::WithColor::error() << errorMessage << "\n";
     return failure();
   }
+  auto instrumentation = std::make_unique<CompileInstrumentation>(
+      progress, diagnostics,
+      CostModelOptions{MemoryModelKind::Lowering, ioPlacement, alignment});
+  CompileInstrumentation *recorder = instrumentation.get();
+  pm.addInstrumentation(std::move(instrumentation));
+  TimingScope pipelineTiming = timing.nest("cortex-m-pipeline");
+  pm.enableTiming(pipelineTiming);
   if (failed(pm.run(*module)))
     return failure();
+  pipelineTiming.stop();
 
-  std::optional<CortexMTarget> target = getCortexMTarget(cpuName);
-  std::string error;
-  llvm::Triple triple(target->triple);
-  const llvm::Target *llvmTarget =
-      llvm::TargetRegistry::lookupTarget(triple, error);
-  if (!llvmTarget) {
-    llvm::errs() << "error: " << error << "\n";
+  std::unique_ptr<llvm::TargetMachine> machine =
+      createTargetMachine(*target, *level);
+  if (!machine)
     return failure();
-  }
-  llvm::TargetOptions targetOptions;
-  targetOptions.FloatABIType = llvm::FloatABI::Hard;
-  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, target->cpu, "", targetOptions, llvm::Reloc::Static, std::nullopt,
-      optLevel == 0 ? llvm::CodeGenOptLevel::None
-                    : llvm::CodeGenOptLevel::Aggressive));
-  if (machine->createDataLayout().getStringRepresentation() !=
-      target->dataLayout) {
-    llvm::errs() << "error: the pipeline's data layout for " << cpuName
-                 << " differs from the ARM backend's: "
-                 << machine->createDataLayout().getStringRepresentation()
-                 << "\n";
-    return failure();
-  }
-
+  progress.print("translating to LLVM IR and optimizing (-O" + Twine(optLevel) +
+                 ")");
+  TimingScope translateTiming = timing.nest("Translate to LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(*module, llvmContext, inputFilename);
+  translateTiming.stop();
   if (!llvmModule) {
-    llvm::errs() << "error: cannot translate the lowered module to LLVM IR\n";
+    llvm::WithColor::error()
+        << "cannot translate the lowered module to LLVM IR\n";
     return failure();
   }
-  auto optimize =
-      makeOptimizingTransformer(optLevel, /*sizeLevel=*/0, machine.get());
-  if (llvm::Error err = optimize(llvmModule.get())) {
-    llvm::errs() << "error: LLVM optimization failed: "
-                 << llvm::toString(std::move(err)) << "\n";
+  TimingScope extractTiming = timing.nest("Extract loop nests");
+  if (level->speed > 0 && failed(extractLoopNests(*llvmModule, *machine)))
     return failure();
+  extractTiming.stop();
+  TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
+  // -Os/-Oz: the IR passes and the code generator read the function
+  // attributes, not only the pipeline's level.
+  if (level->size > 0)
+    for (llvm::Function &function : *llvmModule)
+      if (!function.isDeclaration()) {
+        function.addFnAttr(llvm::Attribute::OptimizeForSize);
+        if (level->size > 1)
+          function.addFnAttr(llvm::Attribute::MinSize);
+      }
+  {
+    Heartbeat heartbeat(progress, "optimizing LLVM IR");
+    auto optimize =
+        makeOptimizingTransformer(level->speed, level->size, machine.get());
+    if (llvm::Error err = optimize(llvmModule.get())) {
+      llvm::WithColor::error()
+          << "LLVM optimization failed: " << llvm::toString(std::move(err))
+          << "\n";
+      return failure();
+    }
   }
+  optimizeTiming.stop();
 
-  if (!emitLLVMFilename.empty()) {
-    auto file = openOutputFile(emitLLVMFilename, &errorMessage);
-    if (!file) {
-      llvm::errs() << "error: " << errorMessage << "\n";
+  if (!emitLLVMFilename.empty() &&
+      failed(writeFile(emitLLVMFilename, [&](raw_ostream &os) {
+        llvmModule->print(os, nullptr);
+      })))
+    return failure();
+
+  // The object, in memory: the report reads its section sizes.
+  SmallVector<char, 0> object;
+  if (!outputFilename.empty() || wantReport) {
+    progress.print("generating code for " + cpuName);
+    TimingScope codegenTiming = timing.nest("Generate code");
+    llvm::raw_svector_ostream os(object);
+    Heartbeat codegenHeartbeat(progress, "generating code");
+    if (failed(emitObject(*llvmModule, *machine, os)))
       return failure();
-    }
-    llvmModule->print(file->os(), nullptr);
-    file->keep();
+    codegenTiming.stop();
   }
-  if (!outputFilename.empty()) {
-    auto file = openOutputFile(outputFilename, &errorMessage);
-    if (!file) {
-      llvm::errs() << "error: " << errorMessage << "\n";
-      return failure();
-    }
-    if (failed(emitObject(*llvmModule, *machine, file->os())))
-      return failure();
-    file->keep();
+  if (!outputFilename.empty() &&
+      failed(writeFile(outputFilename, [&](raw_ostream &os) {
+        os.write(object.data(), object.size());
+      })))
+    return failure();
+  if (!headerFilename.empty() &&
+      failed(writeFile(headerFilename, [&](raw_ostream &os) {
+        writeHeader(os, *module, *infos, llvm::sys::path::stem(headerFilename));
+      })))
+    return failure();
+  progress.print("done");
+  if (!wantReport)
+    return success();
+
+  CompileReport report;
+  report.cpu = cpuName;
+  report.io = ioPlacement;
+  llvm::Expected<ObjectSizes> sizes = getObjectSizes(llvm::MemoryBufferRef(
+      StringRef(object.data(), object.size()), outputFilename));
+  if (!sizes) {
+    llvm::WithColor::error() << "cannot read the emitted object: "
+                             << llvm::toString(sizes.takeError()) << "\n";
+    return failure();
   }
-  if (!headerFilename.empty()) {
-    auto file = openOutputFile(headerFilename, &errorMessage);
-    if (!file) {
-      llvm::errs() << "error: " << errorMessage << "\n";
-      return failure();
-    }
-    StringRef stem = llvm::sys::path::stem(headerFilename);
-    writeHeader(file->os(), *module, *infos, stem);
-    file->keep();
+  report.object = *sizes;
+  for (const FunctionInfo &info : *infos) {
+    auto func = module->lookupSymbol<LLVM::LLVMFuncOp>(info.name);
+    FunctionReport fn =
+        recorder->takeReport(info.name).value_or(FunctionReport());
+    fn.name = info.name;
+    MemoryFigures figures = getMemoryFigures(func, info);
+    fn.arenaBytes = figures.arena;
+    fn.callerIOBytes = figures.callerIO;
+    fn.livenessLowerBound = figures.livenessBound;
+    fn.arenaAlignment = getIntAttr(func, "memplan.arena_alignment")
+                            .value_or(static_cast<int64_t>(alignment));
+    bool inArena = func && func->hasAttr("memplan.io_in_arena");
+    fn.inputs = getTensorReports(
+        info.inputs, getOffsets(func, "memplan.input_offsets"), inArena);
+    fn.outputs = getTensorReports(
+        info.outputs, getOffsets(func, "memplan.output_offsets"), inArena);
+    // One number: the profile the report shows is the scheduler's.
+    if (fn.schedulePeak && !fn.layers.empty() &&
+        fn.profilePeak != *fn.schedulePeak)
+      llvm::WithColor::warning()
+          << "@" << fn.name << ": the per-layer profile peaks at "
+          << fn.profilePeak << " bytes, memopt.peak_bytes is "
+          << *fn.schedulePeak << "\n";
+    report.functions.push_back(std::move(fn));
   }
-  if (printReport) {
-    for (const FunctionInfo &info : *infos) {
-      auto func = module->lookupSymbol<LLVM::LLVMFuncOp>(info.name);
-      auto show = [&](StringRef label, StringRef attr) {
-        std::optional<int64_t> value = getIntAttr(func, attr);
-        llvm::outs() << " " << label << "=";
-        if (value)
-          llvm::outs() << *value;
-        else
-          llvm::outs() << "n/a";
-      };
-      MemoryFigures figures = getMemoryFigures(func, info);
-      llvm::outs() << info.name << ":";
-      llvm::outs() << " predicted_peak="
-                   << figures.getDeviceBytes().value_or(0);
-      show("schedule_peak", "memopt.peak_bytes");
-      show("schedule_lower_bound", "memopt.lower_bound");
-      show("arena", "memplan.arena_size");
-      show("liveness_lower_bound", "memplan.lower_bound");
-      llvm::outs() << " caller_io=" << figures.callerIO;
-      llvm::outs() << "\n";
-    }
-  }
+  if (reportFormat == "json")
+    llvm::outs() << llvm::formatv("{0:2}", report.toJSON()) << "\n";
+  else
+    report.printText(llvm::outs());
   return success();
 }
 
@@ -580,13 +1215,24 @@ int main(int argc, char **argv) {
   LLVMInitializeARMAsmPrinter();
   mlir::registerAllPasses();
   memopt::registerAllPasses();
+  registerDefaultTimingManagerCLOptions();
+  // --help shows this tool's options, --version and the timing options, not
+  // the LLVM backend's.
+  for (StringRef name :
+       {"mlir-timing", "mlir-timing-display", "mlir-output-format"})
+    if (cl::Option *option = cl::getRegisteredOptions().lookup(name))
+      option->addCategory(compileCategory);
+  cl::HideUnrelatedOptions(compileCategory);
   cl::ParseCommandLineOptions(
       argc, argv,
-      "mem-opt-compile: TOSA model to a Cortex-M object and a C header\n");
+      "mem-opt-compile: a TFLite, ONNX or TOSA model to a Cortex-M object "
+      "and a C header\n\n"
+      "  mem-opt-compile model.tflite --cpu=cortex-m7 -o model.o --header "
+      "model.h --report\n");
   if (outputFilename.empty() && headerFilename.empty() &&
-      emitLLVMFilename.empty() && !printReport) {
-    llvm::errs() << "error: nothing to do: give -o, --header, --emit-llvm "
-                    "or --report\n";
+      emitLLVMFilename.empty() && reportFormat.getNumOccurrences() == 0) {
+    llvm::WithColor::error() << "nothing to do: give -o, --header, "
+                                "--emit-llvm or --report\n";
     return 1;
   }
 
@@ -596,5 +1242,11 @@ int main(int argc, char **argv) {
   registerLLVMDialectTranslation(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
-  return failed(compile(context)) ? 1 : 0;
+  // Errors name the op (and the model's node); the generic IR dump a failing
+  // pass would attach is not for users.
+  context.printOpOnDiagnostic(false);
+  DefaultTimingManager timingManager;
+  applyDefaultTimingManagerCLOptions(timingManager);
+  TimingScope timing = timingManager.getRootScope();
+  return failed(compile(context, timing)) ? 1 : 0;
 }

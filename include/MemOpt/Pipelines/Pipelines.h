@@ -13,6 +13,7 @@
 #define MEMOPT_PIPELINES_PIPELINES_H
 
 #include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Schedule/Defaults.h"
 #include "mlir/Pass/PassOptions.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/StringRef.h"
@@ -88,8 +89,20 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   PassOptions::Option<uint64_t> scheduleTimeLimitMs{
       *this, "schedule-time-limit-ms",
       llvm::cl::desc("Time limit of the exact scheduler per function in "
-                     "milliseconds (default: 10000)"),
-      llvm::cl::init(10000)};
+                     "milliseconds, a safety stop (0: none; default: 10000)"),
+      llvm::cl::init(schedule::kDefaultTimeLimitMs)};
+  /// State budget of the exact scheduler: where it stops deterministically.
+  PassOptions::Option<uint64_t> scheduleMaxStates{
+      *this, "schedule-max-states",
+      llvm::cl::desc("Most search states the exact scheduler keeps per "
+                     "function (0: no limit; default: 4000000)"),
+      llvm::cl::init(schedule::kDefaultMaxStates)};
+  /// Emit the scheduler's statistics as a remark per function.
+  PassOptions::Option<bool> scheduleStatistics{
+      *this, "schedule-statistics",
+      llvm::cl::desc("Emit memory-schedule's statistics (peaks, lower bound, "
+                     "states, time) as a remark per function (default: false)"),
+      llvm::cl::init(false)};
   /// Where graph inputs and outputs live.
   PassOptions::Option<IOPlacement> io{
       *this, "io",

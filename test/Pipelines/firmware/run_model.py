@@ -146,6 +146,16 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     open(path, "w").write("\n".join(lines) + "\n")
 
 
+def tosa_entry(model):
+    """The model's public function: mem-opt-compile names the C function
+    after the file, mem-opt-run needs the TOSA name."""
+    with open(model) as f:
+        names = re.findall(r"^\s*func\.func @([\w.$-]+)\(", f.read(), re.M)
+    if len(names) != 1:
+        raise SystemExit("FAIL expected one public function in %s" % model)
+    return names[0]
+
+
 def host_run(tools, model, fn, seed, work):
     """Seeded inputs and the outputs of the TOSA function run on the host by
     mem-opt-run (upstream MLIR's lowering, JIT-compiled; no scheduling, no
@@ -221,8 +231,8 @@ def main():
             status = 1
         if reference is None:
             raw_in, raw_out = host_run(args.tools, args.model,
-                                       fn[len(args.symbol_prefix):],
-                                       args.seed, args.work)
+                                       tosa_entry(args.model), args.seed,
+                                       args.work)
             arrays = split(raw_in, inputs)
             reference = split(raw_out, outputs)
             if arrays is None or reference is None:
@@ -264,7 +274,7 @@ def main():
                                                             offset))
             status = 1
         print("%s %s on %s: %s" % ("OK" if status == 0 else "FAIL", cpu,
-                                   board, report))
+                                   board, report.splitlines()[0]))
     return status
 
 

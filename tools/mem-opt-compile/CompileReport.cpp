@@ -1,0 +1,261 @@
+//===- CompileReport.cpp - What mem-opt-compile built ---------------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompileReport.h"
+
+#include "MemOpt/Analysis/BufferLiveness.h"
+#include "MemOpt/Support/Version.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/BinaryFormat/ELF.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/Format.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+llvm::Expected<ObjectSizes>
+mlir::memopt::getObjectSizes(llvm::MemoryBufferRef object) {
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(object);
+  if (!file)
+    return file.takeError();
+  if (!isa<llvm::object::ELFObjectFileBase>(file->get()))
+    return llvm::createStringError("the object is not an ELF file");
+  ObjectSizes sizes;
+  for (llvm::object::ELFSectionRef section : (*file)->sections()) {
+    uint64_t flags = section.getFlags();
+    if (!(flags & llvm::ELF::SHF_ALLOC))
+      continue;
+    auto bytes = static_cast<int64_t>(section.getSize());
+    if (section.getType() == llvm::ELF::SHT_ARM_EXIDX)
+      sizes.unwindIndexBytes += bytes;
+    else if (flags & llvm::ELF::SHF_EXECINSTR)
+      sizes.codeBytes += bytes;
+    else if (!(flags & llvm::ELF::SHF_WRITE))
+      sizes.constantBytes += bytes;
+    else if (section.getType() == llvm::ELF::SHT_NOBITS)
+      sizes.bssBytes += bytes;
+    else
+      sizes.dataBytes += bytes;
+  }
+  return sizes;
+}
+
+/// Returns the multiply-accumulates of \p node's op and the ops fused into
+/// it.
+static int64_t getNodeMacs(const Node &node) {
+  int64_t macs = getMultiplyAccumulates(node.op);
+  for (Operation *fused : node.fusedOps)
+    macs += getMultiplyAccumulates(fused);
+  return macs;
+}
+
+LogicalResult
+mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
+                                       const CostModelOptions &options,
+                                       FunctionReport &report) {
+  BufferLiveness analysis(func, options);
+  if (!analysis.isValid())
+    return failure();
+  const DataflowGraph &graph = analysis.getGraph();
+  const ScheduleLiveness &liveness = analysis.getProgramLiveness();
+  report.layers.clear();
+  for (auto [step, node] : llvm::enumerate(liveness.order)) {
+    LayerReport layer;
+    layer.name = graph.getNodeName(node);
+    layer.op = graph.getNode(node).op->getName().getStringRef().str();
+    layer.liveBytes = liveness.liveBytes[step];
+    layer.macs = getNodeMacs(graph.getNode(node));
+    report.layers.push_back(std::move(layer));
+  }
+  report.profilePeak = liveness.peakBytes;
+  report.peakStep = liveness.peakStep;
+  // Totals over every op of the body, independent of the graph.
+  report.macs = 0;
+  report.weightBytes = 0;
+  func.walk([&](Operation *op) {
+    report.macs += getMultiplyAccumulates(op);
+    if (op->getName().getStringRef() == "tosa.const")
+      for (Type type : op->getResultTypes())
+        if (FailureOr<int64_t> bytes = getTensorSizeInBytes(type);
+            succeeded(bytes))
+          report.weightBytes += *bytes;
+  });
+  return success();
+}
+
+/// Returns "arena" or "caller".
+static StringRef stringifyIO(IOPlacement io) {
+  return io == IOPlacement::Arena ? "arena" : "caller";
+}
+
+/// Prints \p value, or "n/a".
+static std::string orNA(std::optional<int64_t> value) {
+  return value ? std::to_string(*value) : std::string("n/a");
+}
+
+void CompileReport::printText(raw_ostream &os) const {
+  for (const FunctionReport &fn : functions) {
+    // The one-line summary first (scripts read its key=value fields).
+    os << fn.name << ": predicted_peak=" << fn.getDeviceBytes().value_or(0)
+       << " schedule_peak=" << orNA(fn.schedulePeak)
+       << " schedule_lower_bound=" << orNA(fn.scheduleLowerBound)
+       << " arena=" << orNA(fn.arenaBytes)
+       << " liveness_lower_bound=" << orNA(fn.livenessLowerBound)
+       << " caller_io=" << fn.callerIOBytes << "\n";
+  }
+  auto row = [&](StringRef label) -> raw_ostream & {
+    return os << "  " << llvm::left_justify(label, 26);
+  };
+  for (const FunctionReport &fn : functions) {
+    os << "\nFunction " << fn.name << " (" << cpu << ", io=" << stringifyIO(io)
+       << ")\n";
+    row("SRAM") << orNA(fn.getDeviceBytes()) << " bytes: arena "
+                << orNA(fn.arenaBytes) << " + caller-owned I/O "
+                << fn.callerIOBytes << "\n";
+    row("Arena") << orNA(fn.arenaBytes) << " bytes, aligned to "
+                 << fn.arenaAlignment << "\n";
+    auto printIO = [&](ArrayRef<TensorReport> tensors, StringRef kind) {
+      for (auto [i, tensor] : llvm::enumerate(tensors)) {
+        row((kind + " " + Twine(i)).str())
+            << tensor.bytes << " bytes, " << tensor.shape << " " << tensor.cType
+            << ", ";
+        if (tensor.arenaOffset)
+          os << "arena offset " << *tensor.arenaOffset << "\n";
+        else
+          os << "caller-owned\n";
+      }
+    };
+    printIO(fn.inputs, "Input");
+    printIO(fn.outputs, "Output");
+    row("Peak (schedule)") << orNA(fn.schedulePeak) << " bytes";
+    if (!fn.layers.empty()) {
+      const LayerReport &peak = fn.layers[fn.peakStep];
+      os << " at step " << fn.peakStep << ", " << peak.op << " '" << peak.name
+         << "'";
+    }
+    os << "\n";
+    row("Lower bound") << orNA(fn.scheduleLowerBound) << " bytes, "
+                       << (fn.optimal ? "proven optimal" : "not proven");
+    if (!fn.stoppedBy.empty())
+      os << " (search stopped by the "
+         << (fn.stoppedBy == "states" ? "state budget" : "clock") << ")";
+    os << "\n";
+    row("Liveness bound (lowered)")
+        << orNA(fn.livenessLowerBound) << " bytes\n";
+    row("MACs") << fn.macs << "\n";
+    row("Weights (TOSA constants)") << fn.weightBytes << " bytes\n";
+    os << "\n  " << llvm::right_justify("step", 5) << " "
+       << llvm::right_justify("live bytes", 12) << " "
+       << llvm::right_justify("MACs", 12) << "  "
+       << llvm::left_justify("op", 22) << " name\n";
+    for (auto [step, layer] : llvm::enumerate(fn.layers)) {
+      os << "  " << llvm::right_justify(std::to_string(step), 5) << " "
+         << llvm::right_justify(std::to_string(layer.liveBytes), 12) << " "
+         << llvm::right_justify(std::to_string(layer.macs), 12) << "  "
+         << llvm::left_justify(layer.op, 22) << " " << layer.name
+         << (step == fn.peakStep ? "  <- peak" : "") << "\n";
+    }
+  }
+  if (object) {
+    os << "\nObject (" << cpu << ")\n";
+    row("Flash") << object->getFlashBytes() << " bytes: code "
+                 << object->codeBytes << " + constant data "
+                 << object->constantBytes << " + data " << object->dataBytes
+                 << "\n";
+    row("Unwind index") << object->unwindIndexBytes
+                        << " bytes (.ARM.exidx, merged by the linker)\n";
+    row("Static RAM") << object->dataBytes + object->bssBytes << " bytes: data "
+                      << object->dataBytes << " + bss " << object->bssBytes
+                      << " (besides the arena)\n";
+  }
+}
+
+/// Returns \p value as JSON, or null.
+static llvm::json::Value toJSONOrNull(std::optional<int64_t> value) {
+  if (value)
+    return *value;
+  return nullptr;
+}
+
+/// Returns the JSON array of \p tensors.
+static llvm::json::Array getTensorsJSON(ArrayRef<TensorReport> tensors) {
+  llvm::json::Array array;
+  for (const TensorReport &tensor : tensors)
+    array.push_back(llvm::json::Object{
+        {"shape", tensor.shape},
+        {"c_type", tensor.cType},
+        {"bytes", tensor.bytes},
+        {"placement", tensor.arenaOffset ? "arena" : "caller"},
+        {"arena_offset", toJSONOrNull(tensor.arenaOffset)},
+    });
+  return array;
+}
+
+llvm::json::Value CompileReport::toJSON() const {
+  llvm::json::Array fns;
+  for (const FunctionReport &fn : functions) {
+    llvm::json::Array layers;
+    for (auto [step, layer] : llvm::enumerate(fn.layers))
+      layers.push_back(llvm::json::Object{
+          {"step", static_cast<int64_t>(step)},
+          {"name", layer.name},
+          {"op", layer.op},
+          {"live_bytes", layer.liveBytes},
+          {"macs", layer.macs},
+      });
+    llvm::json::Value peakOp = nullptr;
+    if (!fn.layers.empty())
+      peakOp = llvm::json::Object{
+          {"step", static_cast<int64_t>(fn.peakStep)},
+          {"name", fn.layers[fn.peakStep].name},
+          {"op", fn.layers[fn.peakStep].op},
+      };
+    fns.push_back(llvm::json::Object{
+        {"name", fn.name},
+        {"sram_bytes", toJSONOrNull(fn.getDeviceBytes())},
+        {"arena_bytes", toJSONOrNull(fn.arenaBytes)},
+        {"arena_alignment", fn.arenaAlignment},
+        {"caller_io_bytes", fn.callerIOBytes},
+        {"inputs", getTensorsJSON(fn.inputs)},
+        {"outputs", getTensorsJSON(fn.outputs)},
+        {"schedule",
+         llvm::json::Object{
+             {"peak_bytes", toJSONOrNull(fn.schedulePeak)},
+             {"lower_bound_bytes", toJSONOrNull(fn.scheduleLowerBound)},
+             {"optimal", fn.optimal},
+             {"stopped_by", fn.stoppedBy.empty()
+                                ? llvm::json::Value(nullptr)
+                                : llvm::json::Value(fn.stoppedBy)},
+         }},
+        {"liveness_lower_bound_bytes", toJSONOrNull(fn.livenessLowerBound)},
+        {"profile_peak_bytes", fn.profilePeak},
+        {"peak_op", std::move(peakOp)},
+        {"macs", fn.macs},
+        {"weight_bytes", fn.weightBytes},
+        {"layers", std::move(layers)},
+    });
+  }
+  llvm::json::Value objectJSON = nullptr;
+  if (object)
+    objectJSON = llvm::json::Object{
+        {"flash_bytes", object->getFlashBytes()},
+        {"code_bytes", object->codeBytes},
+        {"constant_bytes", object->constantBytes},
+        {"data_bytes", object->dataBytes},
+        {"bss_bytes", object->bssBytes},
+        {"unwind_index_bytes", object->unwindIndexBytes},
+    };
+  return llvm::json::Object{
+      {"format_version", kCompileReportFormatVersion},
+      {"mem_opt_version", MEMOPT_VERSION},
+      {"cpu", cpu},
+      {"io", stringifyIO(io)},
+      {"object", std::move(objectJSON)},
+      {"functions", std::move(fns)},
+  };
+}

@@ -1,0 +1,147 @@
+//===- CompileReport.h - What mem-opt-compile built -------------*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The `--report` of mem-opt-compile: per function the arena, the inputs and
+// outputs and where they live, the schedule's peak with its certificate and
+// the op at the peak, the multiply-accumulates and a per-layer table of live
+// bytes; for the object, flash for code and constant data from its sections.
+// One set of data is printed as text or as JSON.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
+#define MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
+
+#include "MemOpt/CostModel/CostModel.h"
+#include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlir {
+namespace func {
+class FuncOp;
+} // namespace func
+
+namespace memopt {
+
+/// Version of the JSON layout of `--report=json`; bump it on incompatible
+/// changes.
+constexpr int64_t kCompileReportFormatVersion = 1;
+
+/// One op of the scheduled TOSA function, in schedule order.
+struct LayerReport {
+  /// The op's location label (the model's node name for imported models).
+  std::string name;
+  /// The TOSA op, e.g. `tosa.conv2d`.
+  std::string op;
+  /// Bytes live while the op runs, under the lowering's memory model.
+  int64_t liveBytes = 0;
+  /// Multiply-accumulates of the op (and of the ops fused into it).
+  int64_t macs = 0;
+};
+
+/// One input or output of a compiled function.
+struct TensorReport {
+  /// `1x96x96x1`.
+  std::string shape;
+  /// The C element type.
+  std::string cType;
+  /// Bytes as the C caller stores them.
+  int64_t bytes = 0;
+  /// Offset in the arena under io=arena; std::nullopt when caller-owned.
+  std::optional<int64_t> arenaOffset;
+};
+
+/// Everything the report says about one function.
+struct FunctionReport {
+  std::string name;
+  /// Planned arena and its alignment (std::nullopt without a plan).
+  std::optional<int64_t> arenaBytes;
+  int64_t arenaAlignment = 0;
+  /// Bytes of the caller-owned inputs and outputs (io=caller), else 0.
+  int64_t callerIOBytes = 0;
+  /// memopt.peak_bytes, memopt.lower_bound, memopt.optimal and the limit
+  /// that stopped the exact search ("states", "clock" or empty).
+  std::optional<int64_t> schedulePeak, scheduleLowerBound;
+  bool optimal = false;
+  std::string stoppedBy;
+  /// memplan.lower_bound: the liveness bound of the lowered buffers.
+  std::optional<int64_t> livenessLowerBound;
+  SmallVector<TensorReport> inputs, outputs;
+  /// The per-step profile of the scheduled TOSA function.
+  SmallVector<LayerReport> layers;
+  /// Peak of `layers` (equal to schedulePeak) and its first step.
+  int64_t profilePeak = 0;
+  unsigned peakStep = 0;
+  /// Multiply-accumulates of the function.
+  int64_t macs = 0;
+  /// Bytes of the function's constants (`tosa.const`) on TOSA.
+  int64_t weightBytes = 0;
+
+  /// The SRAM the device uses: the arena plus the caller's buffers.
+  std::optional<int64_t> getDeviceBytes() const {
+    if (!arenaBytes)
+      return std::nullopt;
+    return *arenaBytes + callerIOBytes;
+  }
+};
+
+/// Sizes of the allocated sections of an object file, by kind.
+struct ObjectSizes {
+  /// Executable sections (flash).
+  int64_t codeBytes = 0;
+  /// Read-only data: weights and other constants (flash).
+  int64_t constantBytes = 0;
+  /// Initialized writable data (flash for the image, and RAM).
+  int64_t dataBytes = 0;
+  /// Zero-initialized data (RAM only).
+  int64_t bssBytes = 0;
+  /// The ARM unwind index (.ARM.exidx): an 8-byte "cannot unwind" entry
+  /// per function, which the GNU linker merges into one; not counted in
+  /// flash.
+  int64_t unwindIndexBytes = 0;
+
+  /// Flash the object takes: code, constants and the data image.
+  int64_t getFlashBytes() const {
+    return codeBytes + constantBytes + dataBytes;
+  }
+};
+
+/// Reads the allocated sections of the ELF object \p object.
+llvm::Expected<ObjectSizes> getObjectSizes(llvm::MemoryBufferRef object);
+
+/// Fills the profile, peak, MACs and weight bytes of \p report from the
+/// scheduled TOSA function \p func under the cost model \p options. Returns
+/// failure (after a diagnostic) if the function cannot be modelled.
+LogicalResult analyzeScheduledFunction(func::FuncOp func,
+                                       const CostModelOptions &options,
+                                       FunctionReport &report);
+
+/// The whole report.
+struct CompileReport {
+  std::string cpu;
+  IOPlacement io = IOPlacement::Arena;
+  /// Absent when no object was emitted.
+  std::optional<ObjectSizes> object;
+  std::vector<FunctionReport> functions;
+
+  /// Prints the report as text.
+  void printText(raw_ostream &os) const;
+  /// Returns the report as JSON, with `format_version` and mem-opt's
+  /// version.
+  llvm::json::Value toJSON() const;
+};
+
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
