@@ -26,9 +26,9 @@
 // RUN: mem-opt %t/mbv2.mlir --cortex-m-pipeline="stop-after=linalg patches=3x3" \
 // RUN:   | FileCheck %s --check-prefix=INPLACE
 // MBV2-NOT: FAIL
-// MBV2: OK cortex-m4 on mps2-an386: mobilenet_v2: predicted_peak=
+// MBV2: OK cortex-m4 on mps2-an386: mbv2: predicted_peak=
 // MBV2-NOT: FAIL
-// MBV2: OK cortex-m7 on mps2-an500: mobilenet_v2: predicted_peak=
+// MBV2: OK cortex-m7 on mps2-an500: mbv2: predicted_peak=
 // MBV2-NOT: FAIL
 // INPLACE: memopt.patches = {cols = 3 : i64
 // INPLACE: scf.for %[[C:.*]] = %{{.*}} to %c96 step %{{.*}} iter_args(%[[X:.*]] = %{{.*}}) -> (tensor<1x12x12x96xi8>)

@@ -77,7 +77,7 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   PassOptions::Option<double> maxMacOverhead{
       *this, "max-mac-overhead",
       llvm::cl::desc("Largest extra multiply-accumulates patches=auto may "
-                     "add, in percent of the model's (default 20)"),
+                     "add, in percent of the model's (default: 20)"),
       llvm::cl::init(20.0)};
   /// Scheduling algorithm of memory-schedule.
   PassOptions::Option<std::string> schedule{

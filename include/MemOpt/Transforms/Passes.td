@@ -232,14 +232,15 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
   let options = !listconcat(CostModelOptions, [
     Option<"patches", "patches", "std::string", /*default=*/"\"auto\"",
            "`auto`: the best grid within the MAC limit, if it lowers the "
-           "peak; `<rows>x<cols>`: that grid; `off`: no patches">,
+           "peak; `<rows>x<cols>`: that grid; `off`: no patches (default: "
+           "auto)">,
     Option<"maxMacOverhead", "max-mac-overhead", "double",
            /*default=*/"20.0",
            "Largest extra multiply-accumulates of patches=auto, in percent "
-           "of the function's (default 20)">,
+           "of the function's (default: 20)">,
     Option<"maxGrid", "max-grid", "unsigned", /*default=*/"8",
            "Largest number of patch rows and columns patches=auto tries "
-           "(default 8)">,
+           "(default: 8)">,
   ]);
   let statistics = [
     Statistic<"prefixesPatched", "prefixes-patched",
