@@ -32,6 +32,7 @@
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Pipelines/Pipelines.h"
 #include "MemOpt/Schedule/Defaults.h"
+#include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -643,8 +644,8 @@ public:
 
 /// Diagnostics of mem-opt-compile. A diagnostic at an op whose location is
 /// a name without a file position (the node names of imported models) is
-/// printed as `<model>:<node>: error: ...`; everything else by the source
-/// manager's handler. The scheduler's statistics remarks become progress.
+/// printed as `<model>:<node>: error: ...` (emitNamedLocationDiagnostic);
+/// everything else by the source manager's handler. The scheduler's statistics remarks become progress.
 class CompileDiagnosticHandler {
 public:
   CompileDiagnosticHandler(MLIRContext &context,
@@ -686,39 +687,9 @@ private:
       return success();
     }
     std::lock_guard<std::mutex> lock(stderrMutex);
-    if (hasFilePosition(diag.getLocation()) ||
-        isa<UnknownLoc>(diag.getLocation())) {
+    if (failed(emitNamedLocationDiagnostic(diag, modelName)))
       sourceMgrHandler.emitDiagnostic(diag);
-      return success();
-    }
-    print(diag.getLocation(), diag.getSeverity(), message);
-    for (Diagnostic &note : diag.getNotes())
-      print(note.getLocation(), note.getSeverity(), note.str());
     return success();
-  }
-
-  static bool hasFilePosition(Location loc) {
-    return static_cast<bool>(loc->findInstanceOf<FileLineColLoc>());
-  }
-
-  void print(Location loc, DiagnosticSeverity severity, StringRef message) {
-    llvm::raw_ostream &os = llvm::errs();
-    os << modelName << ":" << getLocationLabel(loc) << ": ";
-    switch (severity) {
-    case DiagnosticSeverity::Error:
-      os << "error";
-      break;
-    case DiagnosticSeverity::Warning:
-      os << "warning";
-      break;
-    case DiagnosticSeverity::Note:
-      os << "note";
-      break;
-    case DiagnosticSeverity::Remark:
-      os << "remark";
-      break;
-    }
-    os << ": " << message << "\n";
   }
 
   MLIRContext &context;
