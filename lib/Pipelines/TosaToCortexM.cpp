@@ -149,6 +149,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     schedule.timeLimitMs = options.scheduleTimeLimitMs;
     schedule.maxStates = options.scheduleMaxStates;
     schedule.printStatistics = options.scheduleStatistics;
+    schedule.progressMs = options.scheduleProgressMs;
     schedule.recordTime = false;
     schedule.model = MemoryModelKind::Lowering;
     schedule.io = options.io;

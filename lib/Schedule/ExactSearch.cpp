@@ -48,7 +48,9 @@ public:
   /// \p incumbentPeak), updating both when it finds one. Stops early once
   /// the incumbent is at most \p target, a bound known to hold elsewhere.
   SearchOutcome run(SmallVectorImpl<unsigned> &incumbent,
-                    int64_t &incumbentPeak, int64_t target);
+                    int64_t &incumbentPeak, int64_t target,
+                    const std::function<void(const Progress &)> &onProgress,
+                    uint64_t statesBefore);
 
 private:
   /// One stored search state.
@@ -358,8 +360,11 @@ void ExactSearch::tryGreedyCompletion(uint32_t index,
   incumbentPeak = peak;
 }
 
-SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
-                               int64_t &incumbentPeak, int64_t target) {
+SearchOutcome
+ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
+                 int64_t target,
+                 const std::function<void(const Progress &)> &onProgress,
+                 uint64_t statesBefore) {
   SearchOutcome outcome;
   unsigned n = problem.numNodes;
   table.assign(1024, kEmpty);
@@ -424,6 +429,9 @@ SearchOutcome ExactSearch::run(SmallVectorImpl<unsigned> &incumbent,
         tryDive(entry.state, incumbent, incumbentPeak);
       if (incumbentPeak <= target || entry.f >= incumbentPeak)
         break;
+      if (onProgress)
+        onProgress({statesBefore + outcome.statesExplored, incumbentPeak,
+                    std::max(problem.globalBound, entry.f)});
     }
     // The state budget decides; the clock, read every 16 states, is only a
     // safety stop.
@@ -523,7 +531,8 @@ SearchOutcome mlir::memopt::schedule::searchExact(
     const SearchProblem &problem,
     std::chrono::steady_clock::time_point deadline, uint64_t maxStates,
     SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
-    int64_t target) {
+    int64_t target, const std::function<void(const Progress &)> &onProgress,
+    uint64_t statesBefore) {
   ExactSearch search(problem, deadline, maxStates);
-  return search.run(incumbent, incumbentPeak, target);
+  return search.run(incumbent, incumbentPeak, target, onProgress, statesBefore);
 }

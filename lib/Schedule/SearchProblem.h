@@ -287,12 +287,16 @@ struct SearchOutcome {
 /// peak \p incumbentPeak), updating both when it finds one. Stops early once
 /// the incumbent is at most \p target, a bound known to hold elsewhere; stops
 /// with a proven bound when \p maxStates states are stored (0: no budget)
-/// or, as a safety stop, at \p deadline (ExactSearch.cpp).
-SearchOutcome searchExact(const SearchProblem &problem,
-                          std::chrono::steady_clock::time_point deadline,
-                          uint64_t maxStates,
-                          llvm::SmallVectorImpl<unsigned> &incumbent,
-                          int64_t &incumbentPeak, int64_t target);
+/// or, as a safety stop, at \p deadline; calls \p onProgress, if set, every
+/// 1024 expansions with \p statesBefore added to its state count
+/// (ExactSearch.cpp).
+SearchOutcome
+searchExact(const SearchProblem &problem,
+            std::chrono::steady_clock::time_point deadline, uint64_t maxStates,
+            llvm::SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
+            int64_t target,
+            const std::function<void(const Progress &)> &onProgress,
+            uint64_t statesBefore);
 
 /// Returns the segments of \p whole: maximal runs of nodes between cut nodes
 /// (each cut node is a segment of its own), in schedule order

@@ -116,9 +116,9 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
     Segment &segment = segments[index];
     if (segment.peak <= target)
       continue;
-    SearchOutcome outcome =
-        searchExact(*segment.problem, deadline, limits.maxStates, segment.order,
-                    segment.peak, target);
+    SearchOutcome outcome = searchExact(
+        *segment.problem, deadline, limits.maxStates, segment.order,
+        segment.peak, target, limits.onProgress, result.statesExplored);
     result.statesExplored += outcome.statesExplored;
     if (result.stoppedBy == StopReason::None)
       result.stoppedBy = outcome.stoppedBy;

@@ -129,8 +129,25 @@ void MemorySchedulePass::runOnOperation() {
   }
 
   auto start = std::chrono::steady_clock::now();
-  schedule::Result result = schedule::scheduleForMemory(
-      problem, *kind, schedule::Limits{timeLimitMs, maxStates});
+  schedule::Limits limits{timeLimitMs, maxStates};
+  if (progressMs) {
+    // Progress goes to the diagnostics only; the search does not see it.
+    auto lastReport = start;
+    limits.onProgress =
+        [&, lastReport](const schedule::Progress &progress) mutable {
+          auto now = std::chrono::steady_clock::now();
+          if (now - lastReport < std::chrono::milliseconds(progressMs))
+            return;
+          lastReport = now;
+          emitRemark(func.getLoc())
+              << "memory-schedule progress of @" << func.getSymName() << ": "
+              << progress.statesExplored << " states, segment best "
+              << progress.segmentPeak << " bytes, bound "
+              << progress.segmentBound << " bytes (gap "
+              << progress.segmentPeak - progress.segmentBound << " bytes)";
+        };
+  }
+  schedule::Result result = schedule::scheduleForMemory(problem, *kind, limits);
   // A heuristic never makes things worse than the input.
   if (*kind == ScheduleAlgorithm::Greedy &&
       result.peakBytes > result.inputPeakBytes) {

@@ -645,13 +645,15 @@ public:
 /// Diagnostics of mem-opt-compile. A diagnostic at an op whose location is
 /// a name without a file position (the node names of imported models) is
 /// printed as `<model>:<node>: error: ...` (emitNamedLocationDiagnostic);
-/// everything else by the source manager's handler. The scheduler's statistics remarks become progress.
+/// everything else by the source manager's handler. The scheduler's statistics
+/// remarks become progress.
 class CompileDiagnosticHandler {
 public:
   CompileDiagnosticHandler(MLIRContext &context,
-                           SourceMgrHandler &sourceMgrHandler)
+                           SourceMgrHandler &sourceMgrHandler,
+                           Progress &progress)
       : context(context), sourceMgrHandler(sourceMgrHandler),
-        modelName(getModelName()) {
+        progress(progress), modelName(getModelName()) {
     id = context.getDiagEngine().registerHandler(
         [this](Diagnostic &diag) { return handle(diag); });
   }
@@ -667,11 +669,20 @@ public:
   }
 
 private:
+  static constexpr StringLiteral kProgressPrefix =
+      "memory-schedule progress of ";
   static constexpr StringLiteral kStatisticsPrefix =
       "memory-schedule statistics of @";
 
   LogicalResult handle(Diagnostic &diag) {
     std::string message = diag.str();
+    // The search's progress remarks: "@fn: <N> states, segment best ...".
+    if (diag.getSeverity() == DiagnosticSeverity::Remark &&
+        StringRef(message).starts_with(kProgressPrefix)) {
+      progress.print("scheduling " +
+                     StringRef(message).drop_front(kProgressPrefix.size()));
+      return success();
+    }
     if (diag.getSeverity() == DiagnosticSeverity::Remark &&
         StringRef(message).starts_with(kStatisticsPrefix)) {
       // "... of @fn: ..., <N> states explored, <T> ms".
@@ -694,6 +705,7 @@ private:
 
   MLIRContext &context;
   SourceMgrHandler &sourceMgrHandler;
+  Progress &progress;
   std::string modelName;
   DiagnosticEngine::HandlerID id;
   std::mutex mutex;
@@ -996,7 +1008,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   Progress progress;
   llvm::SourceMgr sourceMgr;
   SourceMgrHandler sourceMgrHandler(sourceMgr, &context);
-  CompileDiagnosticHandler diagnostics(context, sourceMgrHandler);
+  CompileDiagnosticHandler diagnostics(context, sourceMgrHandler, progress);
 
   std::optional<CortexMTarget> target = getCortexMTarget(cpuName);
   if (!target) {
@@ -1037,6 +1049,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   options.scheduleMaxStates = scheduleMaxStates;
   options.scheduleTimeLimitMs = scheduleTimeLimitMs;
   options.scheduleStatistics = true;
+  options.scheduleProgressMs = quiet ? 0 : 2000;
   options.partition = partitionMode;
   options.patches = patchesMode;
   options.maxMacOverhead = maxMacOverhead;

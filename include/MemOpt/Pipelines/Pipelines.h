@@ -97,6 +97,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Most search states the exact scheduler keeps per "
                      "function (0: no limit; default: 4000000)"),
       llvm::cl::init(schedule::kDefaultMaxStates)};
+  /// While the exact search runs, a progress remark at most this often.
+  PassOptions::Option<uint64_t> scheduleProgressMs{
+      *this, "schedule-progress-ms",
+      llvm::cl::desc("While the exact scheduler runs, emit a remark with its "
+                     "states, best peak and bound at most every this many "
+                     "milliseconds (0: none; default: 0)"),
+      llvm::cl::init(0)};
   /// Emit the scheduler's statistics as a remark per function.
   PassOptions::Option<bool> scheduleStatistics{
       *this, "schedule-statistics",

@@ -23,6 +23,7 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 namespace mlir {
@@ -49,11 +50,27 @@ std::optional<Algorithm> parseAlgorithm(llvm::StringRef name);
 
 /// Limits of the exact search. The state budget makes the search
 /// deterministic; the clock is only a safety stop.
+/// Where the exact search stands, for progress displays (Limits::onProgress).
+struct Progress {
+  /// States expanded so far, over all segments.
+  uint64_t statesExplored = 0;
+  /// Peak of the best order found for the segment being searched, and the
+  /// lower bound proven for it so far.
+  int64_t segmentPeak = 0, segmentBound = 0;
+};
+
 struct Limits {
+  Limits() = default;
+  Limits(uint64_t timeLimitMs, uint64_t maxStates)
+      : timeLimitMs(timeLimitMs), maxStates(maxStates) {}
+
   /// Wall-clock safety stop of the search in milliseconds; 0 means none.
   uint64_t timeLimitMs = kDefaultTimeLimitMs;
   /// Largest number of distinct search states kept; 0 means none.
   uint64_t maxStates = kDefaultMaxStates;
+  /// If set, called every 1024 expansions of the exact search. It only
+  /// observes: the search and its result do not depend on it.
+  std::function<void(const Progress &)> onProgress;
 };
 
 /// What stopped the exact search before it finished its proof.

@@ -181,6 +181,10 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     Option<"printStatistics", "print-statistics", "bool", /*default=*/"false",
            "Emit the statistics of each function as a remark (Debian's LLVM "
            "22 compiles -mlir-pass-statistics out; default: false)">,
+    Option<"progressMs", "progress-ms", "uint64_t", /*default=*/"0",
+           "While the exact search runs, emit a remark with its states, "
+           "best peak and proven bound at most every this many "
+           "milliseconds (0: none; default: 0)">,
   ]);
   let statistics = [
     Statistic<"peakBefore", "peak-before", "Peak bytes of the input order "
