@@ -130,8 +130,8 @@ bool mlir::memopt::isFusedAccumulator(Operation *op) {
 /// Returns the bit width of the integer elements of the shaped \p type, or 0.
 static unsigned getIntegerBits(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
-  auto element = shaped ? dyn_cast<IntegerType>(shaped.getElementType())
-                        : IntegerType();
+  auto element =
+      shaped ? dyn_cast<IntegerType>(shaped.getElementType()) : IntegerType();
   return element ? element.getWidth() : 0;
 }
 
@@ -157,8 +157,8 @@ static bool isWideningOp(Operation *op) {
   unsigned outBits = getIntegerBits(op->getResult(0).getType());
   // A widening of a constant is folded or computed once, not per element.
   Operation *def = op->getOperand(0).getDefiningOp();
-  return result && result.hasStaticShape() && inBits != 0 &&
-         inBits < outBits && !(def && def->hasTrait<OpTrait::ConstantLike>());
+  return result && result.hasStaticShape() && inBits != 0 && inBits < outBits &&
+         !(def && def->hasTrait<OpTrait::ConstantLike>());
 }
 
 /// Returns true if \p operand of the add, sub or mul \p op is an activation

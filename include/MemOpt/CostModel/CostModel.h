@@ -128,9 +128,9 @@ bool isFusedIntoConsumer(Operation *op);
 /// (isFusedIntoConsumer) replaced by that op's own group inputs, in operand
 /// order (the operand order of the fused `linalg.generic`). Appends the fused
 /// ops to \p fused, if given, producers first.
-SmallVector<Value> getFusedGroupInputs(Operation *root,
-                                       SmallVectorImpl<Operation *> *fused =
-                                           nullptr);
+SmallVector<Value>
+getFusedGroupInputs(Operation *root,
+                    SmallVectorImpl<Operation *> *fused = nullptr);
 
 /// Returns true if an operand of \p op is computed by an op fused into it
 /// (isFusedIntoConsumer): \p op is the root of a fused group.
