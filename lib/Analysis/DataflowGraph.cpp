@@ -194,7 +194,12 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   node.isView = isView;
   // Operands of the node and of the accumulators fused into it: the fused
   // loop reads the accumulator's inputs at the rescale's step.
-  SmallVector<Value> operands(op->getOperands());
+  // The root of a fused elementwise group reads the group's inputs.
+  SmallVector<Value> operands;
+  if (isLowering() && isFusedGroupRoot(op))
+    operands = getFusedGroupInputs(op, &node.fusedOps);
+  else
+    operands.assign(op->operand_begin(), op->operand_end());
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       if (fusedAccumulators.contains(def)) {
@@ -279,6 +284,16 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
         getInPlaceDepthwiseWorkspace(depthwise, graph.costModel.alignment);
     node.inPlaceInput = *input;
     node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
+    return;
+  }
+  // The fused generic of an elementwise group writes over one of the
+  // group's inputs that dies at it; a reduction writes a fresh buffer.
+  if (isFusedGroupRoot(op)) {
+    if (Value overwritten = getOverwrittenValue(op))
+      if (std::optional<BufferId> input = graph.lookupBuffer(overwritten)) {
+        node.inPlaceInput = *input;
+        node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
+      }
     return;
   }
   if (!node.fusedOps.empty())
@@ -434,6 +449,9 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       fusedAccumulators.insert(&op);
       continue;
     }
+    // Computed inside the node of its group's root.
+    if (isLowering() && isFusedIntoConsumer(&op))
+      continue;
     // The canonical model copies slices, as the papers count them.
     bool isView = isViewOp(&op) && (isLowering() || !isa<tosa::SliceOp>(op)) &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();

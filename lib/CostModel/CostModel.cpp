@@ -78,7 +78,7 @@ std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
       return insert.getDestMutable().getOperandNumber();
     return std::nullopt;
   }
-  if (!isElementwiseOp(op))
+  if (!isElementwiseOp(op) || isFusedGroupRoot(op))
     return std::nullopt;
   Type resultType = op->getResult(0).getType();
   for (OpOperand &operand : op->getOpOperands())
@@ -125,6 +125,115 @@ bool mlir::memopt::isFusedAccumulator(Operation *op) {
     return false;
   return outType.getElementType().getIntOrFloatBitWidth() <
          inType.getElementType().getIntOrFloatBitWidth();
+}
+
+/// Returns the bit width of the integer elements of the shaped \p type, or 0.
+static unsigned getIntegerBits(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  auto element =
+      shaped ? dyn_cast<IntegerType>(shaped.getElementType()) : IntegerType();
+  return element ? element.getWidth() : 0;
+}
+
+/// Returns the only user of the single result of \p op if it is in \p op's
+/// block, or null (several users, or a result the function returns).
+static Operation *getOnlyUser(Operation *op) {
+  if (op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
+    return nullptr;
+  Operation *user = *op->getResult(0).user_begin();
+  if (user->getBlock() != op->getBlock() ||
+      user->hasTrait<OpTrait::IsTerminator>())
+    return nullptr;
+  return user;
+}
+
+/// Returns true if \p op is a widening integer rescale or cast of a tensor
+/// with a static shape.
+static bool isWideningOp(Operation *op) {
+  if (!isa<tosa::RescaleOp, tosa::CastOp>(op) || op->getNumResults() != 1)
+    return false;
+  auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  unsigned inBits = getIntegerBits(op->getOperand(0).getType());
+  unsigned outBits = getIntegerBits(op->getResult(0).getType());
+  // A widening of a constant is folded or computed once, not per element.
+  Operation *def = op->getOperand(0).getDefiningOp();
+  return result && result.hasStaticShape() && inBits != 0 && inBits < outBits &&
+         !(def && def->hasTrait<OpTrait::ConstantLike>());
+}
+
+/// Returns true if \p operand of the add, sub or mul \p op is an activation
+/// it computes with (not the shift of a mul).
+static bool isArithmeticInput(Operation *op, OpOperand &operand) {
+  if (auto mul = dyn_cast<tosa::MulOp>(op))
+    return operand.get() != mul.getShift();
+  return true;
+}
+
+/// Returns true if the widening op \p op is computed inside its only user.
+static bool isWideningFusedIntoUser(Operation *op) {
+  if (!isWideningOp(op))
+    return false;
+  Operation *user = getOnlyUser(op);
+  if (!user)
+    return false;
+  if (isa<tosa::ReduceSumOp>(user))
+    return true;
+  if (!isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(user))
+    return false;
+  OpOperand &use = *op->getResult(0).use_begin();
+  return isArithmeticInput(user, use);
+}
+
+bool mlir::memopt::isFusedIntoConsumer(Operation *op) {
+  if (isWideningFusedIntoUser(op))
+    return true;
+  if (!isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(op))
+    return false;
+  auto rescale = dyn_cast_or_null<tosa::RescaleOp>(getOnlyUser(op));
+  if (!rescale || getIntegerBits(op->getResult(0).getType()) == 0 ||
+      getIntegerBits(rescale.getOutput().getType()) >=
+          getIntegerBits(op->getResult(0).getType()))
+    return false;
+  // Every activation it computes with is widened inside it: the group
+  // starts from narrow tensors only.
+  return llvm::all_of(op->getOpOperands(), [&](OpOperand &operand) {
+    if (!isArithmeticInput(op, operand))
+      return true;
+    Operation *def = operand.get().getDefiningOp();
+    return def && isWideningFusedIntoUser(def);
+  });
+}
+
+/// Appends the group inputs of \p op to \p inputs and its fused ops to
+/// \p fused (see getFusedGroupInputs).
+static void collectFusedGroup(Operation *op, SmallVectorImpl<Value> &inputs,
+                              SmallVectorImpl<Operation *> *fused) {
+  for (Value operand : op->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (!def || !isFusedIntoConsumer(def)) {
+      inputs.push_back(operand);
+      continue;
+    }
+    collectFusedGroup(def, inputs, fused);
+    if (fused)
+      fused->push_back(def);
+  }
+}
+
+SmallVector<Value>
+mlir::memopt::getFusedGroupInputs(Operation *root,
+                                  SmallVectorImpl<Operation *> *fused) {
+  SmallVector<Value> inputs;
+  collectFusedGroup(root, inputs, fused);
+  return inputs;
+}
+
+bool mlir::memopt::isFusedGroupRoot(Operation *op) {
+  return !isFusedIntoConsumer(op) &&
+         llvm::any_of(op->getOperands(), [](Value operand) {
+           Operation *def = operand.getDefiningOp();
+           return def && isFusedIntoConsumer(def);
+         });
 }
 
 /// The padding, dilation and kernel extent of a convolution-like TOSA op.
@@ -284,6 +393,15 @@ int64_t mlir::memopt::getInPlaceDepthwiseWorkspace(Operation *op,
 }
 
 Value mlir::memopt::getOverwrittenValue(Operation *op) {
+  // The fused generic of a group writes over the first group input it may
+  // overwrite (prepare-bufferization reads its inputs in this order).
+  if (isElementwiseOp(op) && isFusedGroupRoot(op)) {
+    Type resultType = op->getResult(0).getType();
+    for (Value input : getFusedGroupInputs(op))
+      if (canOverwriteOperand(input, resultType))
+        return input;
+    return {};
+  }
   if (std::optional<unsigned> operand = getOverwrittenOperand(op))
     return op->getOperand(*operand);
   if (Operation *depthwise = getInPlaceDepthwise(op))

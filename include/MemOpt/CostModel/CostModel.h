@@ -23,7 +23,9 @@
 #ifndef MEMOPT_COSTMODEL_COSTMODEL_H
 #define MEMOPT_COSTMODEL_COSTMODEL_H
 
+#include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -95,13 +97,44 @@ bool isElementwiseOp(Operation *op);
 /// lowering, if any: for an elementwise TOSA op, the first operand that
 /// canOverwriteOperand accepts; for a `tensor.insert_slice` (the patches of
 /// `patch-prefix`), its destination, when canOverwriteOperand accepts it
-/// (the source is copied into its slice of the destination's buffer).
+/// (the source is copied into its slice of the destination's buffer). None
+/// for the root of a fused group (isFusedGroupRoot), whose operands are not
+/// buffers: see getOverwrittenValue.
 std::optional<unsigned> getOverwrittenOperand(Operation *op);
 
 /// Returns true if the int8 convolution, depthwise convolution or matmul
 /// \p op is computed inside the loop of the narrowing `tosa.rescale` that is
 /// its only user, one output pixel at a time (`fuse-rescale-accumulators`).
 bool isFusedAccumulator(Operation *op);
+
+/// Returns true if the elementwise TOSA op \p op is computed inside its only
+/// user, element by element, so that its result is never a tensor
+/// (`fuse-elementwise-groups`): the int32 steps of int8 residual adds and
+/// mean pooling, as MCU kernels compute them. It holds for
+/// - a widening integer `tosa.rescale` or `tosa.cast` (fewer input than
+///   result bits) whose only user, in the same block, is a `tosa.add`,
+///   `tosa.sub`, `tosa.mul` (not as its shift) or `tosa.reduce_sum`;
+/// - a `tosa.add`, `tosa.sub` or `tosa.mul` whose only user is a narrowing
+///   integer `tosa.rescale` (more input than result bits) and whose every
+///   operand (but a multiplication's shift) is a widening op fused into it.
+/// A result returned by the function, or read by several ops, is never
+/// fused. The op is part of the node of the root of its group (the first
+/// user that is not fused itself): that node reads the group's external
+/// inputs (getFusedGroupInputs) and writes the root's result.
+bool isFusedIntoConsumer(Operation *op);
+
+/// Returns the values the fused group rooted at \p root reads: \p root's
+/// operands, each one computed by an op fused into its consumer
+/// (isFusedIntoConsumer) replaced by that op's own group inputs, in operand
+/// order (the operand order of the fused `linalg.generic`). Appends the fused
+/// ops to \p fused, if given, producers first.
+SmallVector<Value>
+getFusedGroupInputs(Operation *root,
+                    SmallVectorImpl<Operation *> *fused = nullptr);
+
+/// Returns true if an operand of \p op is computed by an op fused into it
+/// (isFusedIntoConsumer): \p op is the root of a fused group.
+bool isFusedGroupRoot(Operation *op);
 
 /// Returns true if the explicit `tosa.pad` \p op is read only by a fused
 /// accumulator, which reads it through a padded window per pixel: the
@@ -142,7 +175,9 @@ int64_t getInPlaceDepthwiseWorkspace(Operation *op, int64_t alignment);
 
 /// Returns the value whose buffer the result of the node op \p op
 /// overwrites in the lowering (getOverwrittenOperand's operand, or the input
-/// of an in-place depthwise convolution), or a null value.
+/// of an in-place depthwise convolution, or for the elementwise root of a
+/// fused group, the first of its group inputs that canOverwriteOperand
+/// accepts), or a null value.
 Value getOverwrittenValue(Operation *op);
 
 /// The buffers the lowering of one op creates around its result, beyond its

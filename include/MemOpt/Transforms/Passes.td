@@ -593,4 +593,36 @@ def FuseRescaleAccumulatorsPass
                            "scf::SCFDialect", "tensor::TensorDialect"];
 }
 
+def MarkFusedElementwisePass
+    : Pass<"mark-fused-elementwise", "func::FuncOp"> {
+  let summary = "Mark the TOSA ops the memory model fuses into their "
+                "consumer";
+  let description = [{
+    On scheduled TOSA, before TOSA to linalg: wraps the location of every op
+    that the memory model computes inside its only user
+    (`isFusedIntoConsumer` in `MemOpt/CostModel/CostModel.h`: the widening
+    rescales and int32 adds of int8 residual adds, the widening rescale of a
+    mean pooling's `tosa.reduce_sum`) in a `FusedLoc` whose metadata is
+    `"memopt.fused_into_consumer"`. TOSA to linalg gives the op's lowering
+    this location, so `fuse-elementwise-groups` fuses exactly the ops the
+    model fused, without a second rule.
+  }];
+}
+
+def FuseElementwiseGroupsPass
+    : Pass<"fuse-elementwise-groups", "func::FuncOp"> {
+  let summary = "Fuse the marked elementwise ops into their consumer";
+  let description = [{
+    On linalg-on-tensors (after TOSA to linalg): every `linalg.generic`
+    whose location `mark-fused-elementwise` marked is fused into its only
+    user with upstream elementwise fusion (`linalg::fuseElementwiseOps`), so
+    its result (an int32 tensor four times its int8 input) is never built:
+    the fused op computes it per element. A `linalg.reduce` that reads a
+    marked op is generalized first, so that the producer fuses into a
+    generic with a reduction iterator. A marked op that cannot be fused is
+    an error: the memory model counted no buffer for it.
+  }];
+  let dependentDialects = ["linalg::LinalgDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

@@ -24,6 +24,13 @@ namespace memopt {
 /// then accumulate in place into one buffer.
 constexpr llvm::StringLiteral kAccumulateAttrName = "memopt.accumulate";
 
+/// Metadata of the `FusedLoc` with which `mark-fused-elementwise` wraps the
+/// location of every TOSA op the memory model computes inside its consumer
+/// (isFusedIntoConsumer). The location survives TOSA to linalg, whose
+/// `linalg.generic` `fuse-elementwise-groups` then fuses into its consumer.
+constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
+    "memopt.fused_into_consumer";
+
 } // namespace memopt
 } // namespace mlir
 
