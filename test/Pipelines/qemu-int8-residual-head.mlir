@@ -11,7 +11,7 @@
 // RUN: %run_firmware %S/Inputs/int8_residual_head.mlir --work %t.caller --seed 5 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --compile-arg=--io=caller | FileCheck %s
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m4 on mps2-an386: residual_head: predicted_peak=
+// CHECK: OK cortex-m4 on mps2-an386: int8_residual_head: predicted_peak=
 // CHECK-NOT: FAIL
-// CHECK: OK cortex-m7 on mps2-an500: residual_head: predicted_peak=
+// CHECK: OK cortex-m7 on mps2-an500: int8_residual_head: predicted_peak=
 // CHECK-NOT: FAIL
