@@ -16,6 +16,7 @@
 #include "MemOpt/Report/MemoryTimelineSvg.h"
 #include "MemOpt/Support/Version.h"
 #include "MemOpt/Transforms/PartitionConcat.h"
+#include "MemOpt/Transforms/PatchPrefix.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Support/FileUtilities.h"
@@ -98,7 +99,10 @@ static llvm::json::Object getFunctionJson(func::FuncOp func,
       {"live_at_peak", getLiveAtPeakJson(graph, liveness)},
       {"steps", std::move(steps)},
       {"schedule", getScheduleJson(func)},
+      {"patches", nullptr},
   };
+  if (std::optional<PatchSummary> patches = PatchSummary::read(func))
+    result["patches"] = patches->toJSON();
   if (!liveness.order.empty()) {
     Operation *peakOp = graph.getNode(liveness.order[liveness.peakStep]).op;
     result["peak_op"] = getLocationLabel(peakOp->getLoc());
@@ -126,6 +130,11 @@ static void printFunctionTable(raw_ostream &os, func::FuncOp func,
   Operation *peakOp = graph.getNode(liveness.order[liveness.peakStep]).op;
   os << " at step " << liveness.peakStep << " ("
      << getLocationLabel(peakOp->getLoc()) << ")\n";
+  if (std::optional<PatchSummary> patches = PatchSummary::read(func)) {
+    os << "  ";
+    patches->print(os);
+    os << "\n";
+  }
 
   // Column widths follow the longest op name and location.
   size_t opWidth = 2, locWidth = 8;

@@ -14,19 +14,21 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Transforms/PatchPrefix.h"
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Schedule/StepModel.h"
 #include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -51,8 +53,7 @@ struct Box {
   int64_t getWidth() const { return w1 - w0; }
   int64_t getArea() const { return getHeight() * getWidth(); }
   bool operator==(const Box &other) const {
-    return h0 == other.h0 && h1 == other.h1 && w0 == other.w0 &&
-           w1 == other.w1;
+    return h0 == other.h0 && h1 == other.h1 && w0 == other.w0 && w1 == other.w1;
   }
   /// Returns the smallest region holding this one and \p other.
   Box unite(const Box &other) const {
@@ -165,9 +166,8 @@ static std::array<unsigned, 2> getOperandSpatialDims(Operation *op) {
 /// region \p out of its result reads, with the padding a windowed op needs
 /// around it in \p pad (top, bottom, left, right). Operands of height or
 /// width 1 are broadcast and read whole along that dimension.
-static Box getOperandRegion(Operation *op, Value operand,
-                               const Box &out,
-                               SmallVectorImpl<int64_t> *pad = nullptr) {
+static Box getOperandRegion(Operation *op, Value operand, const Box &out,
+                            SmallVectorImpl<int64_t> *pad = nullptr) {
   RankedTensorType type = getImageType(operand.getType());
   std::array<unsigned, 2> dims = getOperandSpatialDims(op);
   int64_t height = type.getDimSize(dims[0]), width = type.getDimSize(dims[1]);
@@ -186,8 +186,8 @@ static Box getOperandRegion(Operation *op, Value operand,
     Span hs = getInputSpan(h, out.h0, out.h1, height);
     Span ws = getInputSpan(w, out.w0, out.w1, width);
     if (pad)
-      pad->assign({0, 0, hs.padBefore, hs.padAfter, ws.padBefore,
-                   ws.padAfter, 0, 0});
+      pad->assign(
+          {0, 0, hs.padBefore, hs.padAfter, ws.padBefore, ws.padAfter, 0, 0});
     return {hs.lo, hs.hi, ws.lo, ws.hi};
   }
   if (std::optional<std::array<Window, 2>> windows = getWindows(op)) {
@@ -210,8 +210,7 @@ static Box getOperandRegion(Operation *op, Value operand,
 /// static NHWC tensors whose height and width equal the result's or are 1;
 /// \p isActivation tells which operands are activations (the rest are
 /// weights and pass through).
-static bool isPatchable(Operation *op,
-                        function_ref<bool(Value)> isActivation) {
+static bool isPatchable(Operation *op, function_ref<bool(Value)> isActivation) {
   if (op->getNumResults() != 1)
     return false;
   RankedTensorType result = getImageType(op->getResult(0).getType());
@@ -339,8 +338,7 @@ static std::pair<int64_t, int64_t> getPart(int64_t size, int64_t parts,
 /// \p analysis) must hold to compute the patch \p out of the cut value.
 /// Values the patch does not need have no entry.
 static DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
-                                                unsigned cut,
-                                                const Box &out) {
+                                             unsigned cut, const Box &out) {
   DenseMap<Value, Box> needed;
   needed[analysis.ops[cut]->getResult(0)] = out;
   for (int index = cut; index >= 0; --index) {
@@ -436,8 +434,7 @@ static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
       auto [h0, h1] = getPart(cutType.getDimSize(1), plan.rows, row);
       auto [w0, w1] = getPart(cutType.getDimSize(2), plan.cols, col);
       Box out{h0, h1, w0, w1};
-      DenseMap<Value, Box> needed =
-          getNeededRegions(analysis, plan.cut, out);
+      DenseMap<Value, Box> needed = getNeededRegions(analysis, plan.cut, out);
       // The patch value of every prefix value, and the region it holds.
       DenseMap<Value, std::pair<Value, Box>> patch;
       auto lookup = [&](Value original,
@@ -468,10 +465,9 @@ static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
           auto [value, have] = lookup(op->getOperand(0), dims);
           SmallVector<int64_t> start = *getShapeValues(op->getOperand(1));
           SmallVector<int64_t> size = *getShapeValues(op->getOperand(2));
-          patch[op->getResult(0)] = {
-              sliceRegion(builder, op->getLoc(), value, have, want, dims,
-                          start, size),
-              region};
+          patch[op->getResult(0)] = {sliceRegion(builder, op->getLoc(), value,
+                                                 have, want, dims, start, size),
+                                     region};
           continue;
         }
         IRMapping mapping;
@@ -483,8 +479,8 @@ static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
           if (want.getHeight() <= 0 || want.getWidth() <= 0)
             return failure();
           auto [value, have] = lookup(operand, dims);
-          mapping.map(operand, sliceRegion(builder, op->getLoc(), value,
-                                           have, want, dims));
+          mapping.map(operand, sliceRegion(builder, op->getLoc(), value, have,
+                                           want, dims));
         }
         if (isa<tosa::PadOp>(op)) {
           ImplicitLocOpBuilder shapeBuilder(op->getLoc(), builder);
@@ -493,10 +489,10 @@ static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
         }
         Operation *clone = builder.clone(*op, mapping);
         auto type = cast<RankedTensorType>(op->getResult(0).getType());
-        clone->getResult(0).setType(RankedTensorType::get(
-            {type.getDimSize(0), region.getHeight(), region.getWidth(),
-             type.getDimSize(3)},
-            type.getElementType()));
+        clone->getResult(0).setType(
+            RankedTensorType::get({type.getDimSize(0), region.getHeight(),
+                                   region.getWidth(), type.getDimSize(3)},
+                                  type.getElementType()));
         if (getWindows(op))
           clone->setAttr("pad", builder.getDenseI64ArrayAttr(pad));
         patch[op->getResult(0)] = {clone->getResult(0), region};
@@ -539,8 +535,7 @@ static FailureOr<int64_t> getBlockOrderPeak(func::FuncOp func,
 }
 
 /// Returns the peak of \p plan: patches a copy of \p func and measures it.
-static FailureOr<int64_t> evaluatePlan(func::FuncOp func,
-                                       const PatchPlan &plan,
+static FailureOr<int64_t> evaluatePlan(func::FuncOp func, const PatchPlan &plan,
                                        const CostModelOptions &options) {
   func::FuncOp copy = func.clone();
   FailureOr<int64_t> peak = failure();
@@ -578,16 +573,16 @@ private:
 
 FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
     func::FuncOp func, const PrefixAnalysis &analysis,
-    const CostModelOptions &options, int64_t &peakBefore,
-    int64_t &peakAfter) {
+    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
   // What the scheduler reaches without patches, and the live bytes of each
   // step in block order, whose suffix after a cut patches cannot change.
-  ScheduleResult unpatched = scheduleForMemory(
-      *graph, ScheduleAlgorithm::Exact,
-      SchedulerLimits{schedule::kDefaultTimeLimitMs, schedule::kDefaultMaxStates});
+  ScheduleResult unpatched =
+      scheduleForMemory(*graph, ScheduleAlgorithm::Exact,
+                        SchedulerLimits{schedule::kDefaultTimeLimitMs,
+                                        schedule::kDefaultMaxStates});
   peakBefore = unpatched.peakBytes;
   schedule::Problem problem = buildScheduleProblem(*graph);
   schedule::Evaluation profile =
@@ -710,21 +705,70 @@ void PatchPrefixPass::runOnOperation() {
         << " grid leaves a patch without input";
     return signalPassFailure();
   }
-  Builder builder(func.getContext());
-  func->setAttr(
-      "memopt.patches",
-      builder.getDictionaryAttr({
-          builder.getNamedAttr("cut", builder.getStringAttr(cutName)),
-          builder.getNamedAttr("rows", builder.getI64IntegerAttr(plan->rows)),
-          builder.getNamedAttr("cols", builder.getI64IntegerAttr(plan->cols)),
-          builder.getNamedAttr("macs_before",
-                               builder.getI64IntegerAttr(plan->macsBefore)),
-          builder.getNamedAttr("macs_after",
-                               builder.getI64IntegerAttr(plan->macsAfter)),
-          builder.getNamedAttr("peak_before",
-                               builder.getI64IntegerAttr(peakBefore)),
-          builder.getNamedAttr("peak_after",
-                               builder.getI64IntegerAttr(peakAfter)),
-      }));
+  PatchSummary{cutName,         plan->rows, plan->cols, plan->macsBefore,
+               plan->macsAfter, peakBefore, peakAfter}
+      .write(func);
   ++prefixesPatched;
+}
+
+//===----------------------------------------------------------------------===//
+// PatchSummary
+//===----------------------------------------------------------------------===//
+
+std::optional<PatchSummary> PatchSummary::read(Operation *func) {
+  auto dict = func->getAttrOfType<DictionaryAttr>(kPatchesAttrName);
+  if (!dict)
+    return std::nullopt;
+  auto cut = dict.getAs<StringAttr>("cut");
+  if (!cut)
+    return std::nullopt;
+  PatchSummary summary;
+  summary.cut = cut.str();
+  int64_t *fields[] = {&summary.rows,       &summary.cols,
+                       &summary.macsBefore, &summary.macsAfter,
+                       &summary.peakBefore, &summary.peakAfter};
+  StringRef names[] = {"rows",       "cols",        "macs_before",
+                       "macs_after", "peak_before", "peak_after"};
+  for (auto [field, name] : llvm::zip_equal(fields, names)) {
+    auto value = dict.getAs<IntegerAttr>(name);
+    if (!value)
+      return std::nullopt;
+    *field = value.getInt();
+  }
+  return summary;
+}
+
+void PatchSummary::write(Operation *func) const {
+  Builder builder(func->getContext());
+  auto integer = [&](StringRef name, int64_t value) {
+    return builder.getNamedAttr(name, builder.getI64IntegerAttr(value));
+  };
+  func->setAttr(
+      kPatchesAttrName,
+      builder.getDictionaryAttr(
+          {builder.getNamedAttr("cut", builder.getStringAttr(cut)),
+           integer("rows", rows), integer("cols", cols),
+           integer("macs_before", macsBefore), integer("macs_after", macsAfter),
+           integer("peak_before", peakBefore),
+           integer("peak_after", peakAfter)}));
+}
+
+void PatchSummary::print(raw_ostream &os) const {
+  double extra =
+      macsBefore ? 100.0 * double(macsAfter - macsBefore) / double(macsBefore)
+                 : 0.0;
+  os << rows << "x" << cols << " patches up to " << cut << ": MACs "
+     << macsBefore << " -> " << macsAfter << " (+"
+     << llvm::formatv("{0:F1}", extra) << "%), predicted peak " << peakBefore
+     << " -> " << peakAfter << " bytes";
+}
+
+llvm::json::Object PatchSummary::toJSON() const {
+  return llvm::json::Object{{"cut", cut},
+                            {"rows", rows},
+                            {"cols", cols},
+                            {"macs_before", macsBefore},
+                            {"macs_after", macsAfter},
+                            {"peak_before", peakBefore},
+                            {"peak_after", peakAfter}};
 }

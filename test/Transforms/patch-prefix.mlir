@@ -38,6 +38,33 @@
 // PLAN3-SAME: memopt.peak_bytes = 848
 // PLAN3-SAME: memplan.arena_size = 528
 
+// memory-report shows what patch-prefix chose: the grid, the cut and the
+// MACs before and after, by hand for @stride2_chain: conv1 has 4x4x4 = 64
+// outputs of 3x3x2 = 18 MACs (1152), conv2 64 outputs of 3x3x4 = 36 (2304):
+// 3456. Patched, each patch computes 3 rows of conv1 (48 outputs, 864) and
+// 2 rows of conv2 (32 outputs, 1152): 2 x 2016 = 4032, 576 more (16.7%).
+// The predicted peak after is the one memory-report finds on the patched
+// function.
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x1}),memory-report)' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REPORT
+// REPORT: memory report for @stride2_chain: {{[0-9]+}} steps, peak [[PEAK:[0-9]+]] bytes
+// REPORT-NEXT: 2x1 patches up to tosa.conv2d at {{.*}}: MACs 3456 -> 4032 (+16.7%), predicted peak {{[0-9]+}} -> [[PEAK]] bytes
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x1}),memory-report{format=json})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=JSON
+// JSON: "name": "stride2_chain",
+// JSON: "patches": {
+// JSON-NEXT: "cols": 1,
+// JSON-NEXT: "cut": "tosa.conv2d at {{.*}}",
+// JSON-NEXT: "macs_after": 4032,
+// JSON-NEXT: "macs_before": 3456,
+// JSON-NEXT: "peak_after": [[PEAK:[0-9]+]],
+// JSON-NEXT: "peak_before": {{[0-9]+}},
+// JSON-NEXT: "rows": 2
+// JSON: "peak_bytes": [[PEAK]],
+// mem-opt-compile's --report says the same.
+// RUN: rm -rf %t && mkdir -p %t
+// RUN: sed -n '/^func.func @stride2_chain/,/^}/p' %s > %t/chain.mlir
+// RUN: mem-opt-compile %t/chain.mlir --patches=2x1 --io=caller --quiet --report | FileCheck %s --check-prefix=COMPILE
+// COMPILE: Patches {{ *}}2x1 patches up to tosa.conv2d at {{.*}}: MACs 3456 -> 4032 (+16.7%)
+
 // A stride-2 conv, a clamp and a padded stride-1 conv, cut after the last
 // conv (1x4x4x4) into 2x1 patches of rows [0,2) and [2,4). By hand, with
 // lo = o0*s - padBefore and hi = (o1-1)*s - padBefore + k:

@@ -74,6 +74,7 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
   }
   report.profilePeak = liveness.peakBytes;
   report.peakStep = liveness.peakStep;
+  report.patches = PatchSummary::read(func);
   // Totals over every op of the body, independent of the graph.
   report.macs = 0;
   report.weightBytes = 0;
@@ -148,6 +149,11 @@ void CompileReport::printText(raw_ostream &os) const {
     row("Liveness bound (lowered)")
         << orNA(fn.livenessLowerBound) << " bytes\n";
     row("MACs") << fn.macs << "\n";
+    if (fn.patches) {
+      row("Patches");
+      fn.patches->print(os);
+      os << "\n";
+    }
     row("Weights (TOSA constants)") << fn.weightBytes << " bytes\n";
     os << "\n  " << llvm::right_justify("step", 5) << " "
        << llvm::right_justify("live bytes", 12) << " "
@@ -237,6 +243,8 @@ llvm::json::Value CompileReport::toJSON() const {
         {"peak_op", std::move(peakOp)},
         {"macs", fn.macs},
         {"weight_bytes", fn.weightBytes},
+        {"patches", fn.patches ? llvm::json::Value(fn.patches->toJSON())
+                               : llvm::json::Value(nullptr)},
         {"layers", std::move(layers)},
     });
   }

@@ -16,6 +16,7 @@
 #define MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
 
 #include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Transforms/PatchPrefix.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/Support/Error.h"
@@ -86,6 +87,8 @@ struct FunctionReport {
   int64_t macs = 0;
   /// Bytes of the function's constants (`tosa.const`) on TOSA.
   int64_t weightBytes = 0;
+  /// The patch grid of patch-based inference, if the prefix was patched.
+  std::optional<PatchSummary> patches;
 
   /// The SRAM the device uses: the arena plus the caller's buffers.
   std::optional<int64_t> getDeviceBytes() const {

@@ -31,6 +31,11 @@ constexpr llvm::StringLiteral kAccumulateAttrName = "memopt.accumulate";
 constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
     "memopt.fused_into_consumer";
 
+/// Dictionary attribute on a function that `patch-prefix` patched: the cut,
+/// the grid, MACs and predicted peak before and after (PatchSummary in
+/// MemOpt/Transforms/PatchPrefix.h).
+constexpr llvm::StringLiteral kPatchesAttrName = "memopt.patches";
+
 } // namespace memopt
 } // namespace mlir
 
