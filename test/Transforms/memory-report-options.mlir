@@ -10,6 +10,7 @@
 // An empty function has no steps and a peak of 0.
 // RUN: mem-opt %s --memory-report=format=json -o /dev/null 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: "name": "empty",
+// EMPTY-NEXT: "patches": null,
 // EMPTY-NEXT: "peak_bytes": 0,
 // EMPTY-NEXT: "peak_op": null,
 // EMPTY-NEXT: "peak_step": null,

@@ -33,6 +33,7 @@
 // JSON-NEXT:       "bytes": 3136,
 // JSON-NEXT:       "tensor": "op1"
 // JSON:          "name": "main",
+// JSON-NEXT:     "patches": null,
 // JSON-NEXT:     "peak_bytes": 5216,
 // JSON-NEXT:     "peak_op": "op3",
 // JSON-NEXT:     "peak_step": 2,
