@@ -129,6 +129,11 @@ private:
                int64_t &incumbentPeak) const;
   /// Returns the order that reaches state \p index.
   SmallVector<unsigned> reconstruct(uint32_t index) const;
+  /// Takes the order to state \p index followed by \p path, whose peak is
+  /// \p peak, as the incumbent if it is better.
+  void acceptCompletion(uint32_t index, ArrayRef<unsigned> path, int64_t peak,
+                        SmallVectorImpl<unsigned> &incumbent,
+                        int64_t &incumbentPeak) const;
   /// Completes state \p index greedily (smallest step, then smallest live
   /// bytes after it) and takes the result as the incumbent if it is better.
   void tryGreedyCompletion(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
@@ -320,6 +325,13 @@ void ExactSearch::tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
     peak = bestPeak;
     mem = bestMem;
   }
+  acceptCompletion(index, path, peak, incumbent, incumbentPeak);
+}
+
+void ExactSearch::acceptCompletion(uint32_t index, ArrayRef<unsigned> path,
+                                   int64_t peak,
+                                   SmallVectorImpl<unsigned> &incumbent,
+                                   int64_t &incumbentPeak) const {
   if (peak >= incumbentPeak)
     return;
   SmallVector<unsigned> order = reconstruct(index);
@@ -352,12 +364,7 @@ void ExactSearch::tryGreedyCompletion(uint32_t index,
   int64_t peak =
       problem.completeGreedily(set.data(), state.size, state.mem, state.peak,
                                path, /*followChains=*/true, incumbentPeak);
-  if (peak >= incumbentPeak)
-    return;
-  SmallVector<unsigned> order = reconstruct(index);
-  order.append(path.begin(), path.end());
-  incumbent.assign(order.begin(), order.end());
-  incumbentPeak = peak;
+  acceptCompletion(index, path, peak, incumbent, incumbentPeak);
 }
 
 SearchOutcome

@@ -494,11 +494,10 @@ RC_GTEST_PROP(StepModelProperty, ReplayMatchesBruteForce, ()) {
     RC_ASSERT(expected[evaluation.peakStep] == peak);
 }
 
-RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForce, ()) {
-  Problem problem = *genProblem(/*maxNodes=*/8);
-  RC_TAG(problem.getNumNodes());
-  int64_t optimum = bruteForceOptimum(problem);
-
+/// Schedules \p problem exactly and checks that the order is valid, peaks
+/// at the brute-force \p optimum (replayed by the brute force) and is
+/// proven optimal; returns the result for further checks.
+static Result checkExactIsOptimal(const Problem &problem, int64_t optimum) {
   Result exact = scheduleForMemory(problem, Algorithm::Exact);
   RC_ASSERT(succeeded(problem.verify(exact.order)));
   std::vector<NodeId> order(exact.order.begin(), exact.order.end());
@@ -506,6 +505,15 @@ RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForce, ()) {
   RC_ASSERT(exact.peakBytes == optimum);
   RC_ASSERT(exact.lowerBound == optimum);
   RC_ASSERT(exact.optimal);
+  return exact;
+}
+
+RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForce, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/8);
+  RC_TAG(problem.getNumNodes());
+  int64_t optimum = bruteForceOptimum(problem);
+
+  Result exact = checkExactIsOptimal(problem, optimum);
   RC_ASSERT(exact.stoppedBy == StopReason::None);
   RC_ASSERT(!exact.limitReached);
   RC_ASSERT(exact.peakBytes <= exact.inputPeakBytes);
@@ -533,14 +541,7 @@ RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForceInPlace, ()) {
   Problem problem = *genInPlaceProblem(/*maxNodes=*/9);
   std::string why;
   RC_ASSERT(succeeded(problem.check(&why)));
-  int64_t optimum = bruteForceOptimum(problem);
-  Result exact = scheduleForMemory(problem, Algorithm::Exact);
-  RC_ASSERT(succeeded(problem.verify(exact.order)));
-  std::vector<NodeId> order(exact.order.begin(), exact.order.end());
-  RC_ASSERT(bruteForcePeak(problem, order) == optimum);
-  RC_ASSERT(exact.peakBytes == optimum);
-  RC_ASSERT(exact.lowerBound == optimum);
-  RC_ASSERT(exact.optimal);
+  checkExactIsOptimal(problem, bruteForceOptimum(problem));
 }
 
 RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
