@@ -13,8 +13,10 @@
 # --report=json`, REPEAT times each, and writes the median wall time with
 # the schedule's outcome into the "Compile time" section of
 # docs/benchmarks.md (between its markers; report.py keeps the section).
-# Models that cannot be generated here (torchvision exports need PyTorch,
-# the TFLite models need ../shared) are listed as skipped.
+# torchvision models are exported first when missing (PyTorch from Debian's
+# python3-torch, which scripts/setup.sh installs); models that cannot be
+# generated here (no PyTorch, or no ../shared for the TFLite models) are
+# listed as skipped.
 #
 # ===----------------------------------------------------------------------===#
 
@@ -54,8 +56,22 @@ def models(build):
             yield model_id, os.path.join(HERE, "..", "..", "shared", "models", "tflite",
                                          source["tflite"] + ".tflite")
         else:
-            yield model_id, os.path.join(build, "onnx", "%s-resolution%d" % (
-                source["torchvision"], source["resolution"]), "model.onnx")
+            yield model_id, export_torchvision(build, source["torchvision"],
+                                               source["resolution"])
+
+
+def export_torchvision(build, model, resolution):
+    """Returns the ONNX file of a torchvision model, exporting it with
+    scripts/export-torchvision.py (seeded random weights, Debian's
+    python3-torch) when it is not there yet; a missing file if that fails."""
+    out = os.path.join(build, "onnx", "%s-resolution%d" % (model, resolution))
+    path = os.path.join(out, "model.onnx")
+    if not os.path.exists(path):
+        subprocess.run(["/usr/bin/python3", os.path.join(HERE, "..", "scripts",
+                                                         "export-torchvision.py"),
+                        "--model", model, "--out", out, "--resolution", str(resolution)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return path
 
 
 def main():
