@@ -66,13 +66,14 @@ struct MarkFusedElementwisePass
     auto accumulator = StringAttr::get(context, kFusedAccumulatorLocName);
     for (Block &block : getOperation().getBody())
       for (Operation &op : block) {
-        // Both predicates are decided before any location changes; they do
-        // not read locations, and no op satisfies both (an accumulator is
-        // no elementwise op).
+        // The predicates do not read locations, and no op satisfies two of
+        // them (an accumulator or a pad is no elementwise op). A pad (or a
+        // slice of it) read through the window of a fused accumulator is
+        // part of its group.
         StringAttr metadata;
         if (isFusedIntoConsumer(&op))
           metadata = elementwise;
-        else if (isFusedAccumulator(&op))
+        else if (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))
           metadata = accumulator;
         if (metadata && !hasLocMark(&op, metadata.getValue()))
           op.setLoc(FusedLoc::get(context, {op.getLoc()}, metadata));

@@ -76,9 +76,10 @@ static bool isConstantValue(Value value) {
 }
 
 /// Returns true if the location of \p op carries the accumulator mark of
-/// `mark-fused-elementwise` (the model's isFusedAccumulator). The lowering of
-/// a marked TOSA op (the accumulator, its initialization, a depthwise bias
-/// add) has the op's location.
+/// `mark-fused-elementwise` (the model's isFusedAccumulator, or a pad fused
+/// into its window: isPadFusedIntoWindow). The lowering of a marked TOSA op
+/// (the accumulator, its initialization and padding, a depthwise bias add)
+/// has the op's location.
 static bool isMarkedAccumulator(Operation *op) {
   auto fused = dyn_cast<FusedLoc>(op->getLoc());
   auto metadata =
@@ -507,4 +508,18 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   });
   for (tensor::ExtractSliceOp slice : windows)
     (void)rewritePaddedWindow(rewriter, slice);
+
+  // The model reads the padded input of a marked accumulator (its padding
+  // attribute, or an explicit pad it fused: isPadFusedIntoWindow) through
+  // one window per pixel: a marked padded copy left is an error.
+  WalkResult leftPad = func.walk([&](tensor::PadOp pad) {
+    if (!isMarkedAccumulator(pad))
+      return WalkResult::advance();
+    pad.emitOpError("is read through one window per pixel by the memory "
+                    "model (a fused accumulator's padding), but its padded "
+                    "copy could not be replaced by windows");
+    return WalkResult::interrupt();
+  });
+  if (leftPad.wasInterrupted())
+    signalPassFailure();
 }

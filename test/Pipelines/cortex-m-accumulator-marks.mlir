@@ -14,6 +14,11 @@
 // MARK: tosa.conv2d {{.*}} loc("add_acc")
 // MARK: tosa.add {{.*}} loc("add_sum")
 // MARK: tosa.rescale {{.*}} loc("add_out")
+// @padded: its explicit tosa.pad, read only through the window of the fused
+// conv (isPadFusedIntoWindow), is part of the group and marked too.
+// MARK-LABEL: func.func @padded
+// MARK: tosa.pad {{.*}} loc(fused<"memopt.fused_accumulator">["pad"])
+// MARK: tosa.conv2d {{.*}} loc(fused<"memopt.fused_accumulator">["pacc"])
 
 // The model's peaks, by hand (io=arena, buffers rounded up to 16 bytes):
 // @fused: one step, x 4x4x8 i8 = 128 + one pixel of acc 16 x i32 = 64 +
@@ -23,6 +28,7 @@
 // RUN: mem-opt %s --memory-report -o /dev/null 2>&1 | FileCheck %s --check-prefix=MODEL
 // MODEL: memory report for @fused: 1 step, peak 448 bytes
 // MODEL: memory report for @conv_add: 3 steps, peak 1280 bytes
+// MODEL: memory report for @padded: 1 step, peak 528 bytes
 
 // The planned arena is the model's: @fused is one loop over the pixels with a
 // one-pixel accumulator; @conv_add keeps its whole i32 accumulator and no
@@ -40,6 +46,12 @@
 // PLAN: memplan.place {{.*}} to memref<1x4x4x16xi32>
 // PLAN: linalg.conv_2d_nhwc_fhwc {{.*}} outs(%{{.*}} : memref<1x4x4x16xi32>)
 // PLAN-NOT: scf.for
+// PLAN: return
+// @padded: x 128 + out 256 + one pixel of acc 64 + its 3x3x8 window 72 (80
+// aligned) = 528, and no padded 6x6x8 copy of x.
+// PLAN-LABEL: func.func @padded
+// PLAN-SAME: memplan.arena_size = 528
+// PLAN-NOT: memref<1x6x6x8xi8>
 // PLAN: return
 
 // The structural match alone (the pass without require-marks, as before the
@@ -81,5 +93,20 @@ func.func @conv_add(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
   %acc = tosa.conv2d %x, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x4x4x8xi8>, tensor<16x1x1x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("add_acc")
   %sum = tosa.add %acc, %c : (tensor<1x4x4x16xi32>, tensor<1x1x1x16xi32>) -> tensor<1x4x4x16xi32> loc("add_sum")
   %out = tosa.rescale %sum, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("add_out")
+  return %out : tensor<1x4x4x16xi8>
+}
+
+func.func @padded(%x: tensor<1x4x4x8xi8>) -> tensor<1x4x4x16xi8> {
+  %w = "tosa.const"() <{values = dense<3> : tensor<16x3x3x8xi8>}> : () -> tensor<16x3x3x8xi8>
+  %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>
+  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %m = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>
+  %s = "tosa.const"() <{values = dense<32> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %padding = tosa.const_shape {values = dense<[0, 0, 1, 1, 1, 1, 0, 0]> : tensor<8xindex>} : () -> !tosa.shape<8>
+  %pv = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %p = tosa.pad %x, %padding, %pv : (tensor<1x4x4x8xi8>, !tosa.shape<8>, tensor<1xi8>) -> tensor<1x6x6x8xi8> loc("pad")
+  %acc = tosa.conv2d %p, %w, %b, %zp8, %zp8 {acc_type = i32, dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x6x6x8xi8>, tensor<16x3x3x8xi8>, tensor<16xi32>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x4x4x16xi32> loc("pacc")
+  %out = tosa.rescale %acc, %m, %s, %zp32, %zp8 {input_unsigned = false, output_unsigned = false, per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true} : (tensor<1x4x4x16xi32>, tensor<1xi32>, tensor<1xi8>, tensor<1xi32>, tensor<1xi8>) -> tensor<1x4x4x16xi8> loc("pout")
   return %out : tensor<1x4x4x16xi8>
 }

@@ -577,7 +577,10 @@ def FuseRescaleAccumulatorsPass
     not fuse, stays unfused. Without it (the default, for linalg input
     written by hand) every chain that matches is fused. In both modes a
     marked accumulator that cannot be fused is an error at its location: the
-    model counted one pixel of its accumulator.
+    model counted one pixel of its accumulator. With `fuse-padding`, so is a
+    marked `tensor.pad` (a marked accumulator's padding, or an explicit pad
+    the model reads through its window: `isPadFusedIntoWindow`) whose padded
+    copy is left.
 
     With `fuse-padding`, a fused op whose input is a `tensor.pad` reads it
     through one window per pixel instead: a `linalg.fill` of the padding
@@ -622,7 +625,9 @@ def MarkFusedElementwisePass
 
     Likewise it marks every int8 convolution, depthwise convolution or
     matmul that the model computes one pixel at a time inside the loop of
-    its rescale (`isFusedAccumulator`) with `"memopt.fused_accumulator"`;
+    its rescale (`isFusedAccumulator`) with `"memopt.fused_accumulator"`,
+    and the explicit `tosa.pad` (and slice of it) the model reads through
+    such an op's window (`isPadFusedIntoWindow`);
     `fuse-rescale-accumulators{require-marks}` fuses exactly those chains.
   }];
 }
