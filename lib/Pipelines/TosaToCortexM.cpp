@@ -174,8 +174,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // their rescale's multiplier and shift through slices, which TOSA's
   // validation would reject as not constant.
   // The ops the memory model computes inside their consumer (widening
-  // rescales and int32 adds) are marked on the scheduled TOSA, as the model
-  // saw it, for fuse-elementwise-groups.
+  // rescales and int32 adds) and the accumulators it computes inside their
+  // rescale's loop are marked on the scheduled TOSA, as the model saw it,
+  // for fuse-elementwise-groups and fuse-rescale-accumulators.
   pm.addNestedPass<func::FuncOp>(createMarkFusedElementwisePass());
   pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{}));
   pm.addNestedPass<func::FuncOp>(createInPlaceDepthwisePass());
@@ -188,7 +189,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
           "use-32-bit=false}),canonicalize,"
           // int8 conv/depthwise/matmul computed per output pixel inside the
           // loop of their rescale: no i32 accumulator tensor.
-          "func.func(fuse-rescale-accumulators),canonicalize,"
+          "func.func(fuse-rescale-accumulators{require-marks=true}),"
+          "canonicalize,"
           // The marked elementwise ops computed per element inside their
           // consumer: no int32 tensor of a residual add or mean pooling.
           "func.func(fuse-elementwise-groups),canonicalize",

@@ -9,7 +9,9 @@
 // location of every op the model computes inside its consumer, and
 // `fuse-elementwise-groups` fuses the `linalg.generic` that carries the mark
 // into its user with upstream elementwise fusion. The decision is taken
-// once, by the cost model's predicate, on the IR the scheduler saw.
+// once, by the cost model's predicate, on the IR the scheduler saw. The same
+// pass marks the fused accumulators (isFusedAccumulator) for
+// `fuse-rescale-accumulators`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,13 +36,19 @@ namespace memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// Returns true if the location of \p op carries the mark of
-/// `mark-fused-elementwise`.
-static bool isMarked(Operation *op) {
+/// Returns true if the location of \p op is a `FusedLoc` whose metadata is
+/// \p name.
+static bool hasLocMark(Operation *op, StringRef name) {
   auto fused = dyn_cast<FusedLoc>(op->getLoc());
   auto metadata =
       fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
-  return metadata && metadata.getValue() == kFusedIntoConsumerLocName;
+  return metadata && metadata.getValue() == name;
+}
+
+/// Returns true if the location of \p op carries the elementwise mark of
+/// `mark-fused-elementwise`.
+static bool isMarked(Operation *op) {
+  return hasLocMark(op, kFusedIntoConsumerLocName);
 }
 
 /// Returns the marked generic that computes \p value, or null.
@@ -54,11 +62,22 @@ struct MarkFusedElementwisePass
     : memopt::impl::MarkFusedElementwisePassBase<MarkFusedElementwisePass> {
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    auto metadata = StringAttr::get(context, kFusedIntoConsumerLocName);
+    auto elementwise = StringAttr::get(context, kFusedIntoConsumerLocName);
+    auto accumulator = StringAttr::get(context, kFusedAccumulatorLocName);
     for (Block &block : getOperation().getBody())
-      for (Operation &op : block)
-        if (isFusedIntoConsumer(&op) && !isMarked(&op))
+      for (Operation &op : block) {
+        // The predicates do not read locations, and no op satisfies two of
+        // them (an accumulator or a pad is no elementwise op). A pad (or a
+        // slice of it) read through the window of a fused accumulator is
+        // part of its group.
+        StringAttr metadata;
+        if (isFusedIntoConsumer(&op))
+          metadata = elementwise;
+        else if (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))
+          metadata = accumulator;
+        if (metadata && !hasLocMark(&op, metadata.getValue()))
           op.setLoc(FusedLoc::get(context, {op.getLoc()}, metadata));
+      }
   }
 };
 

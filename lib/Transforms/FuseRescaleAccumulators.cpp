@@ -12,9 +12,18 @@
 // whole tensor. A padded input is read through one padded window per pixel
 // built inside the loop, never a padded copy of the whole input.
 //
+// In the pipeline (`require-marks`), the memory model decides which chains
+// are fused (isFusedAccumulator): `mark-fused-elementwise` marks their
+// accumulators on TOSA, and this pass fuses exactly the marked chains; its
+// structural match only says whether it can. A marked accumulator it cannot
+// fuse is an error, never a lowering that allocates what the model did not
+// count.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/Passes.h"
+
+#include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -28,6 +37,7 @@
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace mlir {
 namespace memopt {
@@ -63,6 +73,28 @@ static bool isConstantValue(Value value) {
                     tensor::ExpandShapeOp>(def))
     def = def->getOperand(0).getDefiningOp();
   return def && def->hasTrait<OpTrait::ConstantLike>();
+}
+
+/// Returns true if the location of \p op carries the accumulator mark of
+/// `mark-fused-elementwise` (the model's isFusedAccumulator, or a pad fused
+/// into its window: isPadFusedIntoWindow). The lowering of a marked TOSA op
+/// (the accumulator, its initialization and padding, a depthwise bias add)
+/// has the op's location.
+static bool isMarkedAccumulator(Operation *op) {
+  auto fused = dyn_cast<FusedLoc>(op->getLoc());
+  auto metadata =
+      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
+  return metadata && metadata.getValue() == kFusedAccumulatorLocName;
+}
+
+/// Removes the accumulator mark from the location of \p op, keeping the
+/// location it wraps: a fused op has had its fusion, and running the pass
+/// again must not take it for a marked accumulator left unfused.
+static void removeAccumulatorMark(Operation *op) {
+  if (!isMarkedAccumulator(op))
+    return;
+  ArrayRef<Location> locations = cast<FusedLoc>(op->getLoc()).getLocations();
+  op->setLoc(FusedLoc::get(op->getContext(), locations, Attribute()));
 }
 
 /// Returns true if \p op is at function level or directly in a loop at
@@ -353,8 +385,36 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
     if (!accType.hasStaticShape() ||
         accType.getNumElements() == accType.getShape().back())
       return;
+    // The model fused the chain only if its accumulator and every op
+    // between it and the rescale come from the marked TOSA op: an unmarked
+    // i32 op in between (conv -> add -> rescale) is a chain the model did
+    // not accept.
+    // (The initialization, built from constants, decides nothing.)
+    Operation *init =
+        chain.accumulator.getDpsInitOperand(0)->get().getDefiningOp();
+    if (requireMarks && !llvm::all_of(chain.fused, [&](Operation *fusedOp) {
+          return fusedOp == init || isMarkedAccumulator(fusedOp);
+        }))
+      return;
     chains.push_back(std::move(chain));
   });
+
+  // Every marked accumulator must head a chain: the model counted one pixel
+  // of its accumulator, never the whole tensor.
+  llvm::SmallPtrSet<Operation *, 8> chained;
+  for (FusionChain &chain : chains)
+    chained.insert(chain.accumulator);
+  WalkResult unfused = func.walk([&](linalg::LinalgOp op) {
+    if (getNumPixelDims(op) == 0 || !isMarkedAccumulator(op) ||
+        chained.contains(op))
+      return WalkResult::advance();
+    op->emitOpError("is computed inside the loop of its rescale by the "
+                    "memory model (isFusedAccumulator), but could not be "
+                    "fused with it");
+    return WalkResult::interrupt();
+  });
+  if (unfused.wasInterrupted())
+    return signalPassFailure();
 
   // 3. Tile each consumer to one pixel with all channels, fusing the chain.
   IRRewriter rewriter(context);
@@ -389,6 +449,8 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
           << " producers of its accumulator";
       return signalPassFailure();
     }
+    for (Operation *tiled : result->tiledAndFusedOps)
+      removeAccumulatorMark(tiled);
     rewriter.replaceOp(chain.consumer, result->replacements.lookup(
                                            chain.consumer->getResult(0)));
   }
@@ -446,4 +508,18 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   });
   for (tensor::ExtractSliceOp slice : windows)
     (void)rewritePaddedWindow(rewriter, slice);
+
+  // The model reads the padded input of a marked accumulator (its padding
+  // attribute, or an explicit pad it fused: isPadFusedIntoWindow) through
+  // one window per pixel: a marked padded copy left is an error.
+  WalkResult leftPad = func.walk([&](tensor::PadOp pad) {
+    if (!isMarkedAccumulator(pad))
+      return WalkResult::advance();
+    pad.emitOpError("is read through one window per pixel by the memory "
+                    "model (a fused accumulator's padding), but its padded "
+                    "copy could not be replaced by windows");
+    return WalkResult::interrupt();
+  });
+  if (leftPad.wasInterrupted())
+    signalPassFailure();
 }

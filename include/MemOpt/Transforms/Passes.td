@@ -569,6 +569,19 @@ def FuseRescaleAccumulatorsPass
     not fused (fusion would keep the op's input, the accumulator and the
     output live together, saving nothing).
 
+    With `require-marks` (as in `cortex-m-pipeline`), the memory model
+    decides instead: only a chain whose accumulator (and every op between it
+    and the rescale) carries the `"memopt.fused_accumulator"` location mark
+    of `mark-fused-elementwise` (the model's `isFusedAccumulator`) is fused,
+    so a conv -> i32 elementwise op -> rescale chain, which the model does
+    not fuse, stays unfused. Without it (the default, for linalg input
+    written by hand) every chain that matches is fused. In both modes a
+    marked accumulator that cannot be fused is an error at its location: the
+    model counted one pixel of its accumulator. With `fuse-padding`, so is a
+    marked `tensor.pad` (a marked accumulator's padding, or an explicit pad
+    the model reads through its window: `isPadFusedIntoWindow`) whose padded
+    copy is left.
+
     With `fuse-padding`, a fused op whose input is a `tensor.pad` reads it
     through one window per pixel instead: a `linalg.fill` of the padding
     value and a `tensor.insert_slice` of the part of the unpadded input the
@@ -588,6 +601,9 @@ def FuseRescaleAccumulatorsPass
     Option<"fusePadding", "fuse-padding", "bool", /*default=*/"true",
            "Read a padded input through one padded window per pixel, built "
            "inside the loop, instead of a padded copy of the whole input">,
+    Option<"requireMarks", "require-marks", "bool", /*default=*/"false",
+           "Fuse only the chains whose accumulator carries the mark of "
+           "mark-fused-elementwise (the memory model's isFusedAccumulator)">,
   ];
   let dependentDialects = ["affine::AffineDialect", "linalg::LinalgDialect",
                            "scf::SCFDialect", "tensor::TensorDialect"];
@@ -596,7 +612,7 @@ def FuseRescaleAccumulatorsPass
 def MarkFusedElementwisePass
     : Pass<"mark-fused-elementwise", "func::FuncOp"> {
   let summary = "Mark the TOSA ops the memory model fuses into their "
-                "consumer";
+                "consumer or their rescale";
   let description = [{
     On scheduled TOSA, before TOSA to linalg: wraps the location of every op
     that the memory model computes inside its only user
@@ -606,6 +622,13 @@ def MarkFusedElementwisePass
     `"memopt.fused_into_consumer"`. TOSA to linalg gives the op's lowering
     this location, so `fuse-elementwise-groups` fuses exactly the ops the
     model fused, without a second rule.
+
+    Likewise it marks every int8 convolution, depthwise convolution or
+    matmul that the model computes one pixel at a time inside the loop of
+    its rescale (`isFusedAccumulator`) with `"memopt.fused_accumulator"`,
+    and the explicit `tosa.pad` (and slice of it) the model reads through
+    such an op's window (`isPadFusedIntoWindow`);
+    `fuse-rescale-accumulators{require-marks}` fuses exactly those chains.
   }];
 }
 

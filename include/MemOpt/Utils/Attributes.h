@@ -31,6 +31,16 @@ constexpr llvm::StringLiteral kAccumulateAttrName = "memopt.accumulate";
 constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
     "memopt.fused_into_consumer";
 
+/// Metadata of the `FusedLoc` with which `mark-fused-elementwise` wraps the
+/// location of every int8 convolution, depthwise convolution or matmul that
+/// the memory model computes inside the loop of its rescale
+/// (isFusedAccumulator). The location survives TOSA to linalg (the op's
+/// initialization and a depthwise bias add get it too), and
+/// `fuse-rescale-accumulators` (with `require-marks`) fuses exactly the
+/// chains whose accumulator carries it.
+constexpr llvm::StringLiteral kFusedAccumulatorLocName =
+    "memopt.fused_accumulator";
+
 /// Dictionary attribute on a function that `patch-prefix` patched: the cut,
 /// the grid, MACs and predicted peak before and after (PatchSummary in
 /// MemOpt/Transforms/PatchPrefix.h).
