@@ -273,6 +273,11 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   if (node.isView || node.outputs.size() != 1)
     return;
   int64_t outputBytes = graph.buffers[node.outputs.front()].bytes;
+  // The output takes over the buffer of `input` when it dies at the node.
+  auto overwrite = [&](BufferId input) {
+    node.inPlaceInput = input;
+    node.inPlaceSaving = std::min(graph.buffers[input].bytes, outputBytes);
+  };
   // A depthwise convolution computed in place, channel by channel: its
   // one-channel buffers are its whole workspace, and its output takes over
   // its dying input's buffer.
@@ -282,18 +287,15 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
                     : std::nullopt) {
     node.workspaceBytes =
         getInPlaceDepthwiseWorkspace(depthwise, graph.costModel.alignment);
-    node.inPlaceInput = *input;
-    node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
+    overwrite(*input);
     return;
   }
   // The fused generic of an elementwise group writes over one of the
   // group's inputs that dies at it; a reduction writes a fresh buffer.
   if (isFusedGroupRoot(op)) {
     if (Value overwritten = getOverwrittenValue(op))
-      if (std::optional<BufferId> input = graph.lookupBuffer(overwritten)) {
-        node.inPlaceInput = *input;
-        node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
-      }
+      if (std::optional<BufferId> input = graph.lookupBuffer(overwritten))
+        overwrite(*input);
     return;
   }
   if (!node.fusedOps.empty())
@@ -303,10 +305,8 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   // (a `tensor.empty`) is allocated by the insert.
   if (std::optional<unsigned> operand = getOverwrittenOperand(op)) {
     if (std::optional<BufferId> input =
-            graph.lookupBuffer(op->getOperand(*operand))) {
-      node.inPlaceInput = *input;
-      node.inPlaceSaving = std::min(graph.buffers[*input].bytes, outputBytes);
-    }
+            graph.lookupBuffer(op->getOperand(*operand)))
+      overwrite(*input);
     return;
   }
   std::optional<BufferId> input = graph.lookupBuffer(op->getOperand(0));

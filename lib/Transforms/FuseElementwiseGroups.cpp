@@ -17,6 +17,7 @@
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "LocationMarks.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Utils/Attributes.h"
 
@@ -36,19 +37,10 @@ namespace memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// Returns true if the location of \p op is a `FusedLoc` whose metadata is
-/// \p name.
-static bool hasLocMark(Operation *op, StringRef name) {
-  auto fused = dyn_cast<FusedLoc>(op->getLoc());
-  auto metadata =
-      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
-  return metadata && metadata.getValue() == name;
-}
-
 /// Returns true if the location of \p op carries the elementwise mark of
 /// `mark-fused-elementwise`.
 static bool isMarked(Operation *op) {
-  return hasLocMark(op, kFusedIntoConsumerLocName);
+  return hasLocationMark(op, kFusedIntoConsumerLocName);
 }
 
 /// Returns the marked generic that computes \p value, or null.
@@ -61,22 +53,16 @@ namespace {
 struct MarkFusedElementwisePass
     : memopt::impl::MarkFusedElementwisePassBase<MarkFusedElementwisePass> {
   void runOnOperation() override {
-    MLIRContext *context = &getContext();
-    auto elementwise = StringAttr::get(context, kFusedIntoConsumerLocName);
-    auto accumulator = StringAttr::get(context, kFusedAccumulatorLocName);
     for (Block &block : getOperation().getBody())
       for (Operation &op : block) {
         // The predicates do not read locations, and no op satisfies two of
         // them (an accumulator or a pad is no elementwise op). A pad (or a
         // slice of it) read through the window of a fused accumulator is
         // part of its group.
-        StringAttr metadata;
         if (isFusedIntoConsumer(&op))
-          metadata = elementwise;
+          addLocationMark(&op, kFusedIntoConsumerLocName);
         else if (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))
-          metadata = accumulator;
-        if (metadata && !hasLocMark(&op, metadata.getValue()))
-          op.setLoc(FusedLoc::get(context, {op.getLoc()}, metadata));
+          addLocationMark(&op, kFusedAccumulatorLocName);
       }
   }
 };

@@ -23,6 +23,7 @@
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "LocationMarks.h"
 #include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -81,20 +82,7 @@ static bool isConstantValue(Value value) {
 /// (the accumulator, its initialization and padding, a depthwise bias add)
 /// has the op's location.
 static bool isMarkedAccumulator(Operation *op) {
-  auto fused = dyn_cast<FusedLoc>(op->getLoc());
-  auto metadata =
-      fused ? dyn_cast_or_null<StringAttr>(fused.getMetadata()) : StringAttr();
-  return metadata && metadata.getValue() == kFusedAccumulatorLocName;
-}
-
-/// Removes the accumulator mark from the location of \p op, keeping the
-/// location it wraps: a fused op has had its fusion, and running the pass
-/// again must not take it for a marked accumulator left unfused.
-static void removeAccumulatorMark(Operation *op) {
-  if (!isMarkedAccumulator(op))
-    return;
-  ArrayRef<Location> locations = cast<FusedLoc>(op->getLoc()).getLocations();
-  op->setLoc(FusedLoc::get(op->getContext(), locations, Attribute()));
+  return hasLocationMark(op, kFusedAccumulatorLocName);
 }
 
 /// Returns true if \p op is at function level or directly in a loop at
@@ -449,8 +437,10 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
           << " producers of its accumulator";
       return signalPassFailure();
     }
+    // A fused op has had its fusion: running the pass again must not take
+    // it for a marked accumulator left unfused.
     for (Operation *tiled : result->tiledAndFusedOps)
-      removeAccumulatorMark(tiled);
+      removeLocationMark(tiled, kFusedAccumulatorLocName);
     rewriter.replaceOp(chain.consumer, result->replacements.lookup(
                                            chain.consumer->getResult(0)));
   }

@@ -519,11 +519,11 @@ static LogicalResult renamePublicFunctions(ModuleOp module) {
 // Reading the model
 //===----------------------------------------------------------------------===//
 
-/// Returns the name that diagnostics give the model: its file's stem.
+/// Returns the name that diagnostics give the model: its file's stem, or
+/// `<stdin>`.
 static std::string getModelName() {
-  if (inputFilename == "-")
-    return "<stdin>";
-  return llvm::sys::path::stem(inputFilename).str();
+  std::string name = getModelNameFromPath(inputFilename);
+  return name.empty() ? "<stdin>" : name;
 }
 
 /// Reads the model: a TFLite flatbuffer or an ONNX protobuf (detected from
