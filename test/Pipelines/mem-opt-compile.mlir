@@ -13,6 +13,7 @@
 // RUN: llvm-readelf -A %t55.o | FileCheck %s --check-prefix=M55
 // RUN: not mem-opt-compile %s 2>&1 | FileCheck %s --check-prefix=NOTHING
 // RUN: not mem-opt-compile %s --cpu=cortex-m0 -o %t.o 2>&1 | FileCheck %s --check-prefix=CPU
+// RUN: not mem-opt-compile %s -Ofast -o %t.o 2>&1 | FileCheck %s --check-prefix=OPT
 
 // NM-NOT: malloc
 // NM-NOT: free
@@ -57,6 +58,7 @@
 
 // NOTHING: error: nothing to do
 // CPU: unknown cpu 'cortex-m0'
+// OPT: error: unknown optimization level '-Ofast' (expected 0, 1, 2, 3, s or z)
 
 func.func @stem(%x: tensor<1x8x8x4xf32>, %unused: tensor<1x8x8x4xi8>) -> tensor<1x8x8x8xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
