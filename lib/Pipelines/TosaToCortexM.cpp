@@ -103,8 +103,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (options.alignment <= 0 || !llvm::isPowerOf2_64(options.alignment))
     return fail(errorMessage, "alignment must be a power of two");
 
-  // 0. Fold and merge duplicate ops first: the lowering would, and the
-  // schedule's memory model must see the ops the lowering sees.
+  // 0. Reject ops whose default-valued attributes the parser left empty
+  // (upstream canonicalization dereferences them). Then fold and merge
+  // duplicate ops first: the lowering would, and the schedule's memory model
+  // must see the ops the lowering sees.
+  pm.addPass(createVerifyDefaultAttributesPass());
   if (failed(addText(pm, "canonicalize,cse", errorMessage)))
     return failure();
 

@@ -522,6 +522,23 @@ def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   ];
 }
 
+def VerifyDefaultAttributesPass : Pass<"verify-default-attributes"> {
+  let summary = "Reject ops whose default-valued attributes the parser left "
+                "empty";
+  let description = [{
+    An attribute with a default value (`DefaultValuedAttr` in ODS, such as
+    the `nan_mode` of `tosa.clamp`, `tosa.maximum` or `tosa.reduce_max`)
+    is filled in by the parser when it is absent. When it is present with a
+    value of the wrong kind (`nan_mode = "PROPAGATE"`, a string, from an
+    older TOSA syntax), MLIR 22's parser drops the value without a
+    diagnostic and leaves the attribute empty; the op still verifies, and
+    upstream patterns that read the attribute (the `tosa.clamp`
+    canonicalization) then dereference null. This pass reports every such
+    op at its location, with the attribute's default as an example of the
+    expected form, and fails. `cortex-m-pipeline` runs it first.
+  }];
+}
+
 def InPlaceDepthwisePass : Pass<"inplace-depthwise", "func::FuncOp"> {
   let summary = "Compute depthwise convolutions channel by channel over "
                 "their dying input";
