@@ -36,6 +36,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 
 SPLIT = re.compile(r"^// -----\s*$", re.M)
 CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:",
@@ -86,6 +87,7 @@ def run_one(job):
     cmd = [os.path.join(bindir, argv[0])] + [chunk_path] + [
         a.replace("{obj}", obj) for a in argv[1:]]
     timed_out = False
+    start = time.monotonic()
     try:
         proc = subprocess.run(cmd, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, timeout=timeout,
@@ -95,6 +97,7 @@ def run_one(job):
         timed_out = True
         rc = None
         err = (e.stderr or b"").decode("utf-8", "replace")
+    seconds = time.monotonic() - start
     if os.path.exists(obj):
         os.remove(obj)
     kind = classify(rc if rc is not None else 0, err, timed_out)
@@ -107,6 +110,7 @@ def run_one(job):
         "located": bool(LOCATED.search(err)) if kind == "clean-error"
         else None,
         "error": error,
+        "seconds": round(seconds, 2),
         "stderr_tail": err[-2000:] if kind in ("crash", "hang",
                                                "no-diagnostic") else "",
     }
@@ -176,6 +180,9 @@ def main():
                   " | ".join(str(per_tool[tool][k]) for k in kinds) + " |")
     print("| all | " + " | ".join(str(counts[k]) for k in kinds) + " |")
     print(f"clean errors without a location: {len(unlocated)}")
+    slowest = max(results, key=lambda r: r["seconds"])
+    print(f"slowest run: {slowest['seconds']} s ({slowest['tool']} "
+          f"{slowest['chunk']}; timeout {args.timeout:g} s)")
     for r in results:
         if r["result"] in ("crash", "hang", "no-diagnostic"):
             print(f"{r['result'].upper()}: {r['tool']} {r['chunk']}")
