@@ -12,6 +12,8 @@
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 
@@ -140,4 +142,53 @@ NamedLocationDiagnosticHandler::NamedLocationDiagnosticHandler(
   setHandler([this, &os](Diagnostic &diag) {
     return emitNamedLocationDiagnostic(diag, this->defaultModel, os);
   });
+}
+
+bool mlir::memopt::diagnoseSilentParseFailure(llvm::SourceMgr &sourceMgr,
+                                              MLIRContext *context) {
+  unsigned mainFile = sourceMgr.getMainFileID();
+  if (mainFile == 0)
+    return false;
+  Block block;
+  Operation *silent = nullptr;
+  bool parsed = false;
+  {
+    // Hold back every diagnostic of the second parse and of verification:
+    // the tool printed them the first time.
+    bool emitted = false;
+    ScopedDiagnosticHandler holdBack(context, [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error)
+        emitted = true;
+      return success();
+    });
+    ParserConfig config(context, /*verifyAfterParse=*/false);
+    parsed = succeeded(parseSourceFile(sourceMgr, &block, config));
+    if (!parsed && emitted)
+      return false;
+    if (parsed) {
+      // Innermost ops first, as the verifier reports them.
+      WalkResult walk = block.walk([&](Operation *op) {
+        emitted = false;
+        if (succeeded(verify(op, /*verifyRecursively=*/false)))
+          return WalkResult::advance();
+        if (!emitted)
+          silent = op;
+        return WalkResult::interrupt();
+      });
+      if (!walk.wasInterrupted() || !silent)
+        return false;
+    }
+  }
+  if (!parsed) {
+    StringRef name =
+        sourceMgr.getMemoryBuffer(mainFile)->getBufferIdentifier();
+    emitError(FileLineColLoc::get(context, name, 1, 1))
+        << "the MLIR parser rejected the input without a diagnostic";
+    return true;
+  }
+  silent->emitOpError(
+      "failed to verify without a diagnostic (its verifier in this MLIR "
+      "returns failure without saying why; check its operands and "
+      "attributes against the op's documentation)");
+  return true;
 }

@@ -558,7 +558,10 @@ static OwningOpRef<ModuleOp> readModel(llvm::SourceMgr &sourceMgr,
       return nullptr;
     }
     sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
-    return parseSourceFile<ModuleOp>(sourceMgr, &context);
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      memopt::diagnoseSilentParseFailure(sourceMgr, &context);
+    return module;
   }
   if (!module || failed(verify(*module)))
     return nullptr;

@@ -20,6 +20,7 @@
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/InitAllPasses.h"
@@ -34,6 +35,7 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Process.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -190,6 +192,28 @@ static void addNamedLocationDiagnostics(MlirOptMainConfig &config,
   });
 }
 
+/// MlirOptMain failed. If it printed nothing (an upstream verifier that
+/// fails without a diagnostic), re-reads the input and reports the op whose
+/// verifier failed (memopt::diagnoseSilentParseFailure). Not for standard
+/// input (read once), split input or -verify-diagnostics.
+static void diagnoseSilentFailure(StringRef inputFilename,
+                                  DialectRegistry &registry,
+                                  const MlirOptMainConfig &config) {
+  if (inputFilename == "-" || !config.inputSplitMarker().empty() ||
+      config.shouldVerifyDiagnostics())
+    return;
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> file =
+      openInputFile(inputFilename, &errorMessage);
+  if (!file)
+    return;
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+  MLIRContext context(registry);
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  memopt::diagnoseSilentParseFailure(sourceMgr, &context);
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   SmallVector<cl::Option *> codegenOptions = getPreregisteredOptions();
@@ -240,8 +264,10 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
-  if (failed(MlirOptMain(output->os(), std::move(file), registry, config)))
+  if (failed(MlirOptMain(output->os(), std::move(file), registry, config))) {
+    diagnoseSilentFailure(inputFilename, registry, config);
     return 1;
+  }
   output->keep();
   return 0;
 }

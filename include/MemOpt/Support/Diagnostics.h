@@ -20,6 +20,10 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+namespace llvm {
+class SourceMgr;
+} // namespace llvm
+
 #include <optional>
 #include <string>
 
@@ -63,6 +67,18 @@ public:
 private:
   std::string defaultModel;
 };
+
+/// For input whose parse failed: some verifiers of MLIR 22 return failure
+/// without a diagnostic (`tosa.pad` with a padding that is not a constant
+/// shape), and the tool then exits with 1 and no message. This re-parses the
+/// main buffer of \p sourceMgr into \p context without verifying, verifies
+/// op by op (innermost first, diagnostics held back) and, if the first op
+/// that fails does so silently, reports an error at that op through the
+/// context's handlers and returns true. A parse that fails silently is
+/// reported at the buffer's start. Returns false, and prints nothing, when
+/// the failure came with a diagnostic (which the tool already printed).
+bool diagnoseSilentParseFailure(llvm::SourceMgr &sourceMgr,
+                                MLIRContext *context);
 
 } // namespace memopt
 } // namespace mlir
