@@ -180,8 +180,7 @@ bool mlir::memopt::diagnoseSilentParseFailure(llvm::SourceMgr &sourceMgr,
     }
   }
   if (!parsed) {
-    StringRef name =
-        sourceMgr.getMemoryBuffer(mainFile)->getBufferIdentifier();
+    StringRef name = sourceMgr.getMemoryBuffer(mainFile)->getBufferIdentifier();
     emitError(FileLineColLoc::get(context, name, 1, 1))
         << "the MLIR parser rejected the input without a diagnostic";
     return true;
