@@ -484,6 +484,13 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     if (!id || graph.buffers[*id].isGraphInput() ||
         graph.buffers[*id].value != result || !movedOut.insert(*id).second)
       continue;
+    // tosa-to-linalg computes a reduction into a buffer without the reduced
+    // dimension and returns a reshape of it: a view, copied at the end.
+    if (isLowering() && isa<tosa::ReduceSumOp, tosa::ReduceMaxOp,
+                            tosa::ReduceMinOp, tosa::ReduceProductOp,
+                            tosa::ReduceAllOp, tosa::ReduceAnyOp>(
+                            graph.nodes[*graph.buffers[*id].producer].op))
+      continue;
     // The output is written into the caller's buffer, and so is every
     // elementwise op's input that it overwrites on the way.
     for (std::optional<BufferId> buffer = id; buffer;) {
