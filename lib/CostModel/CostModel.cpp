@@ -446,6 +446,31 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
   auto align = [&](int64_t bytes) {
     return static_cast<int64_t>(llvm::alignTo(bytes, alignment));
   };
+  // tosa-to-linalg resizes an input whose height or width is 1 and grows
+  // at that size 1 first, into a buffer of its own, then broadcasts that
+  // buffer into the output (upstream's MaterializeResizeBroadcast; found by
+  // the pass fuzzer, test/fuzz/pass_fuzz.py).
+  if (auto resize = dyn_cast<tosa::ResizeOp>(op)) {
+    auto inputType = cast<RankedTensorType>(resize.getInput().getType());
+    auto outputType = cast<RankedTensorType>(resize.getOutput().getType());
+    SmallVector<int64_t, 4> shape(outputType.getShape());
+    bool broadcast = false;
+    for (unsigned dim : {1u, 2u})
+      if (inputType.getDimSize(dim) == 1 && outputType.getDimSize(dim) != 1) {
+        shape[dim] = 1;
+        broadcast = true;
+      }
+    // Nothing left to resize (a 1x1 input): the input is broadcast as is.
+    if (!broadcast || !outputType.hasStaticShape() ||
+        ArrayRef<int64_t>(shape) == inputType.getShape())
+      return {};
+    int64_t resizedBytes = align(
+        llvm::product_of(shape) *
+        getElementBytes(outputType, DataLayout::closest(op)));
+    return foldSubSteps({{true, resizedBytes, false},
+                         {false, resizedBytes, true}},
+                        inputBytes, outputBytes);
+  }
   std::optional<WindowShape> window = getWindowShape(op);
   if (!window || op->getNumResults() != 1)
     return {};
