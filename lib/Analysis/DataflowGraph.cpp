@@ -452,8 +452,18 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     // Computed inside the node of its group's root.
     if (isLowering() && isFusedIntoConsumer(&op))
       continue;
-    // The canonical model copies slices, as the papers count them.
-    bool isView = isViewOp(&op) && (isLowering() || !isa<tosa::SliceOp>(op)) &&
+    // The canonical model copies slices, as the papers count them. The
+    // lowering copies a returned slice too: a strided view cannot be a
+    // function result, so bufferization copies it into a buffer of its own.
+    bool isCopiedSlice =
+        isLowering() ? isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
+                           llvm::any_of(op.getUsers(),
+                                        [](Operation *user) {
+                                          return user->hasTrait<
+                                              OpTrait::ReturnLike>();
+                                        })
+                     : isa<tosa::SliceOp>(op);
+    bool isView = isViewOp(&op) && !isCopiedSlice &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))
       return failure();
