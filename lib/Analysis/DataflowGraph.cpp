@@ -494,13 +494,6 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     if (!id || graph.buffers[*id].isGraphInput() ||
         !movedOut.insert(*id).second)
       continue;
-    // tosa-to-linalg computes a reduction into a buffer without the reduced
-    // dimension and returns a reshape of it: a view, copied at the end.
-    if (isLowering() && isa<tosa::ReduceSumOp, tosa::ReduceMaxOp,
-                            tosa::ReduceMinOp, tosa::ReduceProductOp,
-                            tosa::ReduceAllOp, tosa::ReduceAnyOp>(
-                            graph.nodes[*graph.buffers[*id].producer].op))
-      continue;
     // The ops that overwrite their input on the way share one allocation,
     // that of the first of them. When that allocation has the output's type,
     // the reshapes in between fold away and it is the caller's buffer; when
@@ -521,6 +514,17 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     while (std::optional<BufferId> input = overwrittenBuffer(first))
       first = *input;
     if (graph.buffers[first].value.getType() != result.getType())
+      continue;
+    // tosa-to-linalg computes a reduction into a buffer without the reduced
+    // dimension, and a 5-d depthwise convolution into a buffer with the
+    // multiplier dimension; their result is a reshape of it, copied too.
+    Operation *firstOp = graph.nodes[*graph.buffers[first].producer].op;
+    auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(firstOp);
+    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+            tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
+            firstOp) ||
+        (depthwise && !isFourDimDepthwise(depthwise) &&
+         !getInPlaceDepthwise(depthwise)))
       continue;
     // The output is written into the caller's buffer, and so is every
     // elementwise op's input that it overwrites on the way.

@@ -96,11 +96,11 @@ std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
 // otherwise), and an accumulator of one pixel is never fused: the fused loop
 // would keep the op's input, the accumulator and the output live together,
 // more than the unfused pair needs.
-/// Returns true if the depthwise convolution \p op lowers to a 4-d linalg
-/// op (one channel, or a multiplier of 1), which can be tiled per pixel;
-/// other depthwise convolutions keep their 5-d form.
-static bool isFourDimDepthwise(tosa::DepthwiseConv2DOp op) {
-  auto weight = dyn_cast<RankedTensorType>(op.getWeight().getType());
+bool mlir::memopt::isFourDimDepthwise(Operation *op) {
+  auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
+  if (!depthwise)
+    return false;
+  auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
   return weight && weight.getRank() == 4 &&
          (weight.getDimSize(2) == 1 || weight.getDimSize(3) == 1);
 }

@@ -40,3 +40,22 @@ func.func @other_shape(%arg0: tensor<1x7x6x5xf32>) -> tensor<1x2x21x5xf16> {
   %2 = tosa.sigmoid %1 : (tensor<1x2x21x5xf16>) -> tensor<1x2x21x5xf16>
   return %2 : tensor<1x2x21x5xf16>
 }
+
+// -----
+
+// A depthwise convolution with two channels and a multiplier of 2 keeps its
+// 5-d linalg form: its result is a reshape of a 1x6x6x2x2 buffer, copied
+// into the caller's output. By hand: input 1x6x6x2xf32 = 288 B, output
+// 1x6x6x4xf32 = 576 B (the caller's), and the 576-byte 5-d buffer plus its
+// 512-byte padded input copy (1x8x8x2xf32) in the arena while the
+// convolution runs: 288 + 576 + 1088 = 1952.
+// CHECK-LABEL: func.func @five_dim_depthwise
+// CHECK-SAME: memopt.peak_bytes = 1952 : i64
+// CHECK-SAME: memplan.lower_bound = 1088 : i64
+func.func @five_dim_depthwise(%arg0: tensor<1x6x6x2xf32>) -> tensor<1x6x6x4xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<3x3x2x2xf32>}> : () -> tensor<3x3x2x2xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %z = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %arg0, %w, %b, %z, %z {acc_type = f32, dilation = array<i64: 1, 1>, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>} : (tensor<1x6x6x2xf32>, tensor<3x3x2x2xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x6x6x4xf32>
+  return %0 : tensor<1x6x6x4xf32>
+}
