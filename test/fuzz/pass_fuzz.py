@@ -43,7 +43,7 @@
 #                [--seeds N] [--seconds T] [--nodes N] [--timeout T]
 # Runs seeds S, S+1, ... until N seeds are done or T seconds have passed
 # (the clock only stops the run; each seed's result is deterministic).
-# Exits with 1 when a property failed. docs/Robustness.md ("Pass fuzzer")
+# Exits with 1 when a property failed. docs/Development.md ("Pass fuzzer")
 # has the long-run command.
 #
 # ===------------------------------------------------------------------------===#
