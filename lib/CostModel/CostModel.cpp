@@ -464,12 +464,12 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
     if (!broadcast || !outputType.hasStaticShape() ||
         ArrayRef<int64_t>(shape) == inputType.getShape())
       return {};
-    int64_t resizedBytes = align(
-        llvm::product_of(shape) *
-        getElementBytes(outputType, DataLayout::closest(op)));
-    return foldSubSteps({{true, resizedBytes, false},
-                         {false, resizedBytes, true}},
-                        inputBytes, outputBytes);
+    int64_t resizedBytes =
+        align(llvm::product_of(shape) *
+              getElementBytes(outputType, DataLayout::closest(op)));
+    return foldSubSteps(
+        {{true, resizedBytes, false}, {false, resizedBytes, true}}, inputBytes,
+        outputBytes);
   }
   std::optional<WindowShape> window = getWindowShape(op);
   if (!window || op->getNumResults() != 1)

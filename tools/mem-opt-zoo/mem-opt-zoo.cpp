@@ -512,9 +512,8 @@ public:
   Value mul(Value a, Value b, const Twine &name) {
     auto shiftType = RankedTensorType::get({1}, builder.getIntegerType(8));
     auto values = DenseElementsAttr::get(
-        shiftType,
-        ArrayRef<Attribute>(builder.getIntegerAttr(builder.getIntegerType(8),
-                                                   0)));
+        shiftType, ArrayRef<Attribute>(
+                       builder.getIntegerAttr(builder.getIntegerType(8), 0)));
     Value shift = constant(values, [&](OpBuilder &b, Location l) {
       return tosa::ConstOp::create(b, l, shiftType, values).getOutput();
     });
@@ -535,8 +534,7 @@ public:
   Value greater(Value a, Value b, const Twine &name) {
     auto type =
         RankedTensorType::get(typeOf(a).getShape(), builder.getI1Type());
-    return tosa::GreaterOp::create(builder, loc(name), type, a, b)
-        .getOutput();
+    return tosa::GreaterOp::create(builder, loc(name), type, a, b).getOutput();
   }
 
   /// Logical and of two i1 tensors.
@@ -604,10 +602,9 @@ public:
     Value padConst = constant(values, [&](OpBuilder &b, Location l) {
       return tosa::ConstOp::create(b, l, padType, values).getOutput();
     });
-    return tosa::PadOp::create(
-               builder, loc(name),
-               RankedTensorType::get(shape, elementType), x,
-               constShape(padding), padConst)
+    return tosa::PadOp::create(builder, loc(name),
+                               RankedTensorType::get(shape, elementType), x,
+                               constShape(padding), padConst)
         .getOutput();
   }
 
@@ -781,8 +778,9 @@ private:
       minAttr = builder.getIntegerAttr(elementType, 0);
       maxAttr = builder.getIntegerAttr(elementType, 127);
     } else {
-      double largest = elementType.isF16() ? 65504.0
-                                           : double(std::numeric_limits<float>::max());
+      double largest = elementType.isF16()
+                           ? 65504.0
+                           : double(std::numeric_limits<float>::max());
       minAttr = builder.getFloatAttr(elementType, 0.0);
       maxAttr = builder.getFloatAttr(elementType, upper < 0 ? largest : upper);
     }
@@ -1522,9 +1520,11 @@ namespace {
 /// earlier one (fan-outs). The values nobody reads are the results.
 class FuzzModel {
 public:
+  /// Draws the function's ops from \p p.seed into \p g.
   FuzzModel(TosaGraphBuilder &g, const ZooParams &p)
       : g(g), p(p), random(p.seed), ctx(g.getContext()) {}
 
+  /// Builds the inputs, p.nodes random ops and the results.
   void build() {
     // The element types this function starts from.
     static const ZooDType starts[] = {ZooDType::F32, ZooDType::F32,
@@ -1565,13 +1565,35 @@ public:
 private:
   /// Ops of the fuzz model.
   enum Kind {
-    Conv, ConvPadded, Depthwise, MaxPool, AvgPool, Add, Mul, Maximum, Clamp,
-    Unary, Concat, Slice, Reshape, ReshapeRoundTrip, Transpose, Pad, Reduce,
-    Upsample, Cast, Greater, LogicalAnd, Select, NumKinds
+    Conv,
+    ConvPadded,
+    Depthwise,
+    MaxPool,
+    AvgPool,
+    Add,
+    Mul,
+    Maximum,
+    Clamp,
+    Unary,
+    Concat,
+    Slice,
+    Reshape,
+    ReshapeRoundTrip,
+    Transpose,
+    Pad,
+    Reduce,
+    Upsample,
+    Cast,
+    Greater,
+    LogicalAnd,
+    Select,
+    NumKinds
   };
 
+  /// Returns a random integer in [0, \p bound).
   uint64_t pick(uint64_t bound) { return random.uniformInt(bound); }
 
+  // Shorthands for the type of a value.
   static RankedTensorType typeOf(Value v) {
     return cast<RankedTensorType>(v.getType());
   }
@@ -1582,6 +1604,7 @@ private:
   static bool isI8(Value v) { return elementOf(v).isInteger(8); }
   static bool isI16(Value v) { return elementOf(v).isInteger(16); }
 
+  /// The builder's element mode for the non-boolean value \p v.
   static ZooDType dtypeOf(Value v) {
     Type t = elementOf(v);
     if (t.isF16())
@@ -1609,7 +1632,8 @@ private:
 
   /// A value other than \p x of the same type, or \p x itself.
   Value partner(Value x) {
-    Value other = operand([&](Value v) { return v != x && v.getType() == x.getType(); });
+    Value other =
+        operand([&](Value v) { return v != x && v.getType() == x.getType(); });
     return other ? other : x;
   }
 
@@ -1662,6 +1686,8 @@ private:
     pool.push_back(y);
   }
 
+  /// Builds an op of \p kind reading \p x (and, for ops with more
+  /// operands, values drawn from the pool); null when there is none.
   Value build(Kind kind, Value x, const std::string &name) {
     int64_t h = dim(x, 1), w = dim(x, 2), c = dim(x, 3);
     switch (kind) {
@@ -1725,8 +1751,9 @@ private:
     }
     case Slice: {
       int64_t sh = 1 + pick(h), sw = 1 + pick(w), sc = 1 + pick(c);
-      return g.slice(x, {0, int64_t(pick(h - sh + 1)),
-                         int64_t(pick(w - sw + 1)), int64_t(pick(c - sc + 1))},
+      return g.slice(x,
+                     {0, int64_t(pick(h - sh + 1)), int64_t(pick(w - sw + 1)),
+                      int64_t(pick(c - sc + 1))},
                      {1, sh, sw, sc}, name + "_slice");
     }
     case Reshape: {
@@ -1753,9 +1780,8 @@ private:
       return g.reshape(flat, {1, h, w, c}, name + "_unflat");
     }
     case Transpose: {
-      static const int32_t perms[][4] = {{0, 2, 1, 3}, {0, 3, 1, 2},
-                                         {0, 1, 3, 2}, {0, 2, 3, 1},
-                                         {0, 3, 2, 1}};
+      static const int32_t perms[][4] = {
+          {0, 2, 1, 3}, {0, 3, 1, 2}, {0, 1, 3, 2}, {0, 2, 3, 1}, {0, 3, 2, 1}};
       return g.transpose(x, perms[pick(5)], name + "_transpose");
     }
     case Pad: {
@@ -1768,8 +1794,8 @@ private:
         padding.push_back(pick(3));
         padding.push_back(pick(3));
       }
-      Value padded =
-          g.pad(g.reshape(x, {h, w, c}, name + "_rank3"), padding, name + "_pad");
+      Value padded = g.pad(g.reshape(x, {h, w, c}, name + "_rank3"), padding,
+                           name + "_pad");
       return g.reshape(padded,
                        {1, h + padding[0] + padding[1],
                         w + padding[2] + padding[3],
@@ -1813,9 +1839,13 @@ private:
   /// stays fast.
   static constexpr int64_t maxElements = 4096;
 
+  /// The builder of the function.
   TosaGraphBuilder &g;
+  /// Sizes, seed and op count.
   const ZooParams &p;
+  /// The seeded random source of every choice.
   ZooRandom random;
+  /// The context of the function.
   MLIRContext *ctx;
   /// Every value built so far, arguments first.
   SmallVector<Value> pool;
