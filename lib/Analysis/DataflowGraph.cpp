@@ -452,8 +452,18 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     // Computed inside the node of its group's root.
     if (isLowering() && isFusedIntoConsumer(&op))
       continue;
-    // The canonical model copies slices, as the papers count them.
-    bool isView = isViewOp(&op) && (isLowering() || !isa<tosa::SliceOp>(op)) &&
+    // The canonical model copies slices, as the papers count them. The
+    // lowering copies a returned slice too: a strided view cannot be a
+    // function result, so bufferization copies it into a buffer of its own.
+    bool isCopiedSlice =
+        isLowering()
+            ? isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
+                  llvm::any_of(op.getUsers(),
+                               [](Operation *user) {
+                                 return user->hasTrait<OpTrait::ReturnLike>();
+                               })
+            : isa<tosa::SliceOp>(op);
+    bool isView = isViewOp(&op) && !isCopiedSlice &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))
       return failure();
@@ -471,8 +481,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
 // live for the whole call and not in the arena. An output computed into its
 // buffer is computed in the caller's (a value returned twice is copied from
 // the first caller buffer into the second); an output that is only returned
-// as a view of an arena buffer is copied into the caller's buffer at the
-// end, so its arena buffer stays.
+// as a view of an arena buffer of another shape is copied into the caller's
+// buffer at the end, so its arena buffer stays.
 void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   DenseSet<BufferId> movedOut;
   for (Value result : func.getBody().front().getTerminator()->getOperands()) {
@@ -482,19 +492,45 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
       continue;
     graph.pinnedBytes += *bytes;
     if (!id || graph.buffers[*id].isGraphInput() ||
-        graph.buffers[*id].value != result || !movedOut.insert(*id).second)
+        !movedOut.insert(*id).second)
+      continue;
+    // The ops that overwrite their input on the way share one allocation,
+    // that of the first of them. When that allocation has the output's type,
+    // the reshapes in between fold away and it is the caller's buffer; when
+    // it has another shape, the output is a reshape of it, which is copied
+    // into the caller's buffer, and nothing moves. (Found by the pass
+    // fuzzer, test/fuzz/pass_fuzz.py.)
+    auto overwrittenBuffer = [&](BufferId buffer) -> std::optional<BufferId> {
+      Value overwritten =
+          getOverwrittenValue(graph.nodes[*graph.buffers[buffer].producer].op);
+      std::optional<BufferId> input =
+          overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
+      if (input && (graph.buffers[*input].isGraphInput() ||
+                    graph.buffers[*input].isGraphOutput))
+        return std::nullopt;
+      return input;
+    };
+    BufferId first = *id;
+    while (std::optional<BufferId> input = overwrittenBuffer(first))
+      first = *input;
+    if (graph.buffers[first].value.getType() != result.getType())
+      continue;
+    // tosa-to-linalg computes a reduction into a buffer without the reduced
+    // dimension, and a 5-d depthwise convolution into a buffer with the
+    // multiplier dimension; their result is a reshape of it, copied too.
+    Operation *firstOp = graph.nodes[*graph.buffers[first].producer].op;
+    auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(firstOp);
+    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+            tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
+            firstOp) ||
+        (depthwise && !isFourDimDepthwise(depthwise) &&
+         !getInPlaceDepthwise(depthwise)))
       continue;
     // The output is written into the caller's buffer, and so is every
     // elementwise op's input that it overwrites on the way.
-    for (std::optional<BufferId> buffer = id; buffer;) {
-      Buffer &info = graph.buffers[*buffer];
-      info.bytes = 0;
-      Value overwritten = getOverwrittenValue(graph.nodes[*info.producer].op);
-      buffer = overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
-      if (buffer && (graph.buffers[*buffer].isGraphInput() ||
-                     graph.buffers[*buffer].isGraphOutput))
-        buffer.reset();
-    }
+    for (std::optional<BufferId> buffer = id; buffer;
+         buffer = overwrittenBuffer(*buffer))
+      graph.buffers[*buffer].bytes = 0;
   }
   for (Buffer &buffer : graph.buffers) {
     if (!buffer.isGraphInput())

@@ -63,6 +63,10 @@ static FailureOr<MemRefBuffer> makeBuffer(Operation *alloc, unsigned step,
   buffer.alloc = alloc;
   buffer.sizeInBytes = *size;
   buffer.first = buffer.last = step;
+  // The caller writes every input in the arena before the call, so all of
+  // them are live together at the first step, even an input no op reads.
+  if (alloc->hasAttr(memplan::kInputAttrName))
+    buffer.first = 0;
   if (auto align = alloc->getAttrOfType<IntegerAttr>("alignment"))
     buffer.requestedAlignment = align.getInt();
   return buffer;

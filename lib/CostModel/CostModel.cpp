@@ -96,11 +96,11 @@ std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
 // otherwise), and an accumulator of one pixel is never fused: the fused loop
 // would keep the op's input, the accumulator and the output live together,
 // more than the unfused pair needs.
-/// Returns true if the depthwise convolution \p op lowers to a 4-d linalg
-/// op (one channel, or a multiplier of 1), which can be tiled per pixel;
-/// other depthwise convolutions keep their 5-d form.
-static bool isFourDimDepthwise(tosa::DepthwiseConv2DOp op) {
-  auto weight = dyn_cast<RankedTensorType>(op.getWeight().getType());
+bool mlir::memopt::isFourDimDepthwise(Operation *op) {
+  auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
+  if (!depthwise)
+    return false;
+  auto weight = dyn_cast<RankedTensorType>(depthwise.getWeight().getType());
   return weight && weight.getRank() == 4 &&
          (weight.getDimSize(2) == 1 || weight.getDimSize(3) == 1);
 }
@@ -446,6 +446,31 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
   auto align = [&](int64_t bytes) {
     return static_cast<int64_t>(llvm::alignTo(bytes, alignment));
   };
+  // tosa-to-linalg resizes an input whose height or width is 1 and grows
+  // at that size 1 first, into a buffer of its own, then broadcasts that
+  // buffer into the output (upstream's MaterializeResizeBroadcast; found by
+  // the pass fuzzer, test/fuzz/pass_fuzz.py).
+  if (auto resize = dyn_cast<tosa::ResizeOp>(op)) {
+    auto inputType = cast<RankedTensorType>(resize.getInput().getType());
+    auto outputType = cast<RankedTensorType>(resize.getOutput().getType());
+    SmallVector<int64_t, 4> shape(outputType.getShape());
+    bool broadcast = false;
+    for (unsigned dim : {1u, 2u})
+      if (inputType.getDimSize(dim) == 1 && outputType.getDimSize(dim) != 1) {
+        shape[dim] = 1;
+        broadcast = true;
+      }
+    // Nothing left to resize (a 1x1 input): the input is broadcast as is.
+    if (!broadcast || !outputType.hasStaticShape() ||
+        ArrayRef<int64_t>(shape) == inputType.getShape())
+      return {};
+    int64_t resizedBytes =
+        align(llvm::product_of(shape) *
+              getElementBytes(outputType, DataLayout::closest(op)));
+    return foldSubSteps(
+        {{true, resizedBytes, false}, {false, resizedBytes, true}}, inputBytes,
+        outputBytes);
+  }
   std::optional<WindowShape> window = getWindowShape(op);
   if (!window || op->getNumResults() != 1)
     return {};

@@ -119,3 +119,30 @@ func.func @sizes() {
   %3 = memref.alloc() : memref<2xcomplex<f32>>
   return
 }
+
+// -----
+
+// Inputs in the arena (memplan.input, from memplan-io-to-arena) are written
+// by the caller before the call, so every one is live from step 0, even one
+// no op reads. (Found by the pass fuzzer, test/fuzz/pass_fuzz.py: an unused
+// input was live at its own step only and the next input from its own
+// step on, so memplan-plan-arena put both at offset 0 and the caller's writes
+// clobbered each other.) By hand, steps 0-6 are the seven top-level ops:
+// %in0 (1x7x5x8xf32 = 1120 B) is never read: [0, 0]; %in1 (16xi16 = 32 B)
+// is read by the copy at step 3: [0, 3] (not [1, 3]); %t [2, 5]; the
+// returned %out lives to the return: [4, 6]. Peak at step 0: 1120 + 32.
+// CHECK-LABEL: memref liveness of @unused_input
+// CHECK-NEXT: buffer 0 memref.alloc memref<1x7x5x8xf32> 1120 bytes live [0, 0]
+// CHECK-NEXT: buffer 1 memref.alloc memref<16xi16> 32 bytes live [0, 3]
+// CHECK-NEXT: buffer 2 memref.alloc memref<16xi16> 32 bytes live [2, 5]
+// CHECK-NEXT: buffer 3 memref.alloc memref<16xi16> 32 bytes live [4, 6]
+// CHECK:      peak 1152 bytes at step 0
+func.func @unused_input() -> memref<16xi16> attributes {memplan.io_in_arena} {
+  %in0 = memref.alloc() {memplan.input = 0 : i64} : memref<1x7x5x8xf32>
+  %in1 = memref.alloc() {memplan.input = 1 : i64} : memref<16xi16>
+  %t = memref.alloc() : memref<16xi16>
+  linalg.copy ins(%in1 : memref<16xi16>) outs(%t : memref<16xi16>)
+  %out = memref.alloc() : memref<16xi16>
+  linalg.copy ins(%t : memref<16xi16>) outs(%out : memref<16xi16>)
+  return %out : memref<16xi16>
+}

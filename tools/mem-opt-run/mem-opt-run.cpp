@@ -319,6 +319,7 @@ static constexpr const char *kHostPipeline =
     "modify-public-functions=true},"
     "buffer-deallocation-pipeline,canonicalize,"
     "func.func(convert-linalg-to-loops),expand-strided-metadata,lower-affine,"
+    "convert-math-to-funcs{convert-ctlz=true},"
     "convert-scf-to-cf,arith-expand,convert-math-to-libm,"
     "finalize-memref-to-llvm,convert-arith-to-llvm,convert-math-to-llvm,"
     "convert-cf-to-llvm,"

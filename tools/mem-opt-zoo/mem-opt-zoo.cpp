@@ -57,8 +57,11 @@ using namespace mlir;
 namespace mlir {
 namespace memopt {
 
-/// Element type of the activations of a generated model.
-enum class ZooDType { F32, I8 };
+/// Element type of the activations of a generated model. F16 and I16 are
+/// used by the `fuzz` model only: f16 activations accumulate in f16; i16
+/// activations have no convolutions (TOSA would need i48 accumulators), and
+/// their pools accumulate in i32.
+enum class ZooDType { F32, I8, F16, I16 };
 
 } // namespace memopt
 } // namespace mlir
@@ -218,6 +221,29 @@ static SpatialPlan planSame(int64_t in, int64_t kernel, int64_t stride,
   return plan;
 }
 
+/// Plans a window with explicit padding \p padBefore, \p padAfter: when
+/// the window does not land on the last padded element, the input is
+/// cropped (or, when too short for one window, the padding after it grows).
+static SpatialPlan planExplicit(int64_t in, int64_t kernel, int64_t stride,
+                                int64_t dilation, int64_t padBefore,
+                                int64_t padAfter) {
+  SpatialPlan plan;
+  int64_t effective = (kernel - 1) * dilation + 1;
+  plan.padBefore = padBefore;
+  plan.padAfter = std::max(padAfter, effective - in - padBefore);
+  int64_t span = in + plan.padBefore + plan.padAfter - effective;
+  int64_t excess = span % stride;
+  plan.cropTo = in;
+  if (excess && in - excess + plan.padBefore + plan.padAfter >= effective &&
+      in - excess >= 1)
+    plan.cropTo = in - excess;
+  else if (excess)
+    plan.padAfter += stride - excess;
+  plan.out =
+      (plan.cropTo + plan.padBefore + plan.padAfter - effective) / stride + 1;
+  return plan;
+}
+
 //===----------------------------------------------------------------------===//
 // TosaGraphBuilder
 //===----------------------------------------------------------------------===//
@@ -240,6 +266,12 @@ public:
     body = func.addEntryBlock();
     builder.setInsertionPointToEnd(body);
   }
+
+  /// The context of the module being built.
+  MLIRContext *getContext() const { return ctx; }
+
+  /// Sets the element type of the activations of the ops built next.
+  void setDType(ZooDType newDType) { dtype = newDType; }
 
   /// Appends a function argument of shape 1 x \p h x \p w x \p c.
   Value addInput(int64_t h, int64_t w, int64_t c) {
@@ -354,7 +386,7 @@ public:
 
   /// Elementwise sum of two tensors of the same shape.
   Value add(Value a, Value b, const Twine &name) {
-    if (!isInt8())
+    if (!isInteger())
       return tosa::AddOp::create(builder, loc(name), a.getType(), a, b)
           .getOutput();
     // As imported TFLite models do: each int8 operand is rescaled to int32,
@@ -365,7 +397,8 @@ public:
     Value rhs = rescale(b, i32, /*shift=*/30, name + "_rhs");
     Value sum = tosa::AddOp::create(builder, loc(name), typeOf(lhs), lhs, rhs)
                     .getOutput();
-    return rescale(sum, i8, /*shift=*/31, name + "_rescale");
+    return rescale(sum, isInt8() ? i8 : storageType(), /*shift=*/31,
+                   name + "_rescale");
   }
 
   /// Rescales \p x to \p elementType by 2^30 / 2^\p shift (30: unchanged),
@@ -437,6 +470,155 @@ public:
   }
 
   //===--------------------------------------------------------------------===//
+  // Further ops of the fuzz model (any element type the op accepts)
+  //===--------------------------------------------------------------------===//
+
+  /// KH x KW convolution to \p outC channels with explicit padding. The
+  /// padding after the input grows, or the input is cropped, so that the
+  /// window lands exactly on the last padded element.
+  Value convPadded(Value x, int64_t outC, int64_t kh, int64_t kw,
+                   int64_t strideH, int64_t strideW, int64_t dilationH,
+                   int64_t dilationW, ArrayRef<int64_t> pad,
+                   const Twine &name) {
+    SpatialPlan ph =
+        planExplicit(dimOf(x, 1), kh, strideH, dilationH, pad[0], pad[1]);
+    SpatialPlan pw =
+        planExplicit(dimOf(x, 2), kw, strideW, dilationW, pad[2], pad[3]);
+    x = cropFor(x, ph, pw, name);
+    Type acc = accumulatorType();
+    Value weight =
+        splat({outC, kh, kw, dimOf(x, 3)}, storageType(), Role::Weight);
+    Value bias = splat({outC}, acc, Role::Zero);
+    Value zp = zeroPoint();
+    auto type = RankedTensorType::get({1, ph.out, pw.out, outC}, acc);
+    SmallVector<int64_t, 4> pads = {ph.padBefore, ph.padAfter, pw.padBefore,
+                                    pw.padAfter};
+    SmallVector<int64_t, 2> strides = {strideH, strideW};
+    SmallVector<int64_t, 2> dilations = {dilationH, dilationW};
+    Value y = tosa::Conv2DOp::create(builder, loc(name), type, x, weight, bias,
+                                     zp, zp, ArrayRef<int64_t>(pads),
+                                     ArrayRef<int64_t>(strides),
+                                     ArrayRef<int64_t>(dilations), acc)
+                  .getOutput();
+    return rescaleToInt8(y, name);
+  }
+
+  /// Unary float op \p OpTy (tosa.sigmoid, tosa.tanh, tosa.abs, ...).
+  template <typename OpTy> Value unary(Value x, const Twine &name) {
+    return OpTy::create(builder, loc(name), x.getType(), x).getResult();
+  }
+
+  /// Elementwise product of two float tensors of the same shape.
+  Value mul(Value a, Value b, const Twine &name) {
+    auto shiftType = RankedTensorType::get({1}, builder.getIntegerType(8));
+    auto values = DenseElementsAttr::get(
+        shiftType, ArrayRef<Attribute>(
+                       builder.getIntegerAttr(builder.getIntegerType(8), 0)));
+    Value shift = constant(values, [&](OpBuilder &b, Location l) {
+      return tosa::ConstOp::create(b, l, shiftType, values).getOutput();
+    });
+    return tosa::MulOp::create(builder, loc(name), a.getType(), a, b, shift)
+        .getOutput();
+  }
+
+  /// Elementwise maximum of two float tensors of the same shape.
+  Value maximum(Value a, Value b, const Twine &name) {
+    return tosa::MaximumOp::create(
+               builder, loc(name), a.getType(), a, b,
+               tosa::NanPropagationModeAttr::get(
+                   ctx, tosa::NanPropagationMode::PROPAGATE))
+        .getOutput();
+  }
+
+  /// a > b as an i1 tensor.
+  Value greater(Value a, Value b, const Twine &name) {
+    auto type =
+        RankedTensorType::get(typeOf(a).getShape(), builder.getI1Type());
+    return tosa::GreaterOp::create(builder, loc(name), type, a, b).getOutput();
+  }
+
+  /// Logical and of two i1 tensors.
+  Value logicalAnd(Value a, Value b, const Twine &name) {
+    return tosa::LogicalAndOp::create(builder, loc(name), a.getType(), a, b)
+        .getOutput();
+  }
+
+  /// \p cond ? \p a : \p b, elementwise.
+  Value select(Value cond, Value a, Value b, const Twine &name) {
+    return tosa::SelectOp::create(builder, loc(name), a.getType(), cond, a, b)
+        .getOutput();
+  }
+
+  /// tosa.cast of \p x to \p elementType.
+  Value castTo(Value x, Type elementType, const Twine &name) {
+    auto type = RankedTensorType::get(typeOf(x).getShape(), elementType);
+    return tosa::CastOp::create(builder, loc(name), type, x).getOutput();
+  }
+
+  /// tosa.reshape of \p x to \p shape (same element count).
+  Value reshape(Value x, ArrayRef<int64_t> shape, const Twine &name) {
+    auto type = RankedTensorType::get(shape, typeOf(x).getElementType());
+    return tosa::ReshapeOp::create(builder, loc(name), type, x,
+                                   constShape(shape))
+        .getOutput();
+  }
+
+  /// tosa.transpose of \p x: output dimension i is input dimension
+  /// \p perms[i].
+  Value transpose(Value x, ArrayRef<int32_t> perms, const Twine &name) {
+    SmallVector<int64_t> shape;
+    for (int32_t perm : perms)
+      shape.push_back(typeOf(x).getDimSize(perm));
+    auto type = RankedTensorType::get(shape, typeOf(x).getElementType());
+    return tosa::TransposeOp::create(builder, loc(name), type, x,
+                                     builder.getDenseI32ArrayAttr(perms))
+        .getOutput();
+  }
+
+  /// Concatenation of tensors that agree outside \p axis.
+  Value concatOn(ArrayRef<Value> values, unsigned axis, const Twine &name) {
+    SmallVector<int64_t> shape(typeOf(values.front()).getShape());
+    shape[axis] = 0;
+    for (Value value : values)
+      shape[axis] += typeOf(value).getDimSize(axis);
+    auto type =
+        RankedTensorType::get(shape, typeOf(values.front()).getElementType());
+    return tosa::ConcatOp::create(builder, loc(name), type, values, axis)
+        .getOutput();
+  }
+
+  /// tosa.pad of \p x by \p padding (before and after each dimension) with
+  /// zeros.
+  Value pad(Value x, ArrayRef<int64_t> padding, const Twine &name) {
+    Type elementType = typeOf(x).getElementType();
+    SmallVector<int64_t> shape(typeOf(x).getShape());
+    for (auto [index, size] : llvm::enumerate(shape))
+      size += padding[2 * index] + padding[2 * index + 1];
+    auto padType = RankedTensorType::get({1}, elementType);
+    Attribute zero = isa<FloatType>(elementType)
+                         ? Attribute(builder.getFloatAttr(elementType, 0.0))
+                         : Attribute(builder.getIntegerAttr(elementType, 0));
+    auto values = DenseElementsAttr::get(padType, ArrayRef<Attribute>(zero));
+    Value padConst = constant(values, [&](OpBuilder &b, Location l) {
+      return tosa::ConstOp::create(b, l, padType, values).getOutput();
+    });
+    return tosa::PadOp::create(builder, loc(name),
+                               RankedTensorType::get(shape, elementType), x,
+                               constShape(padding), padConst)
+        .getOutput();
+  }
+
+  /// tosa.reduce_sum of a float tensor on \p axis (kept with size 1).
+  Value reduceSum(Value x, unsigned axis, const Twine &name) {
+    SmallVector<int64_t> shape(typeOf(x).getShape());
+    shape[axis] = 1;
+    auto type = RankedTensorType::get(shape, typeOf(x).getElementType());
+    return tosa::ReduceSumOp::create(builder, loc(name), type, x,
+                                     builder.getI32IntegerAttr(axis))
+        .getOutput();
+  }
+
+  //===--------------------------------------------------------------------===//
   // Composite operations of the NAS search spaces
   //===--------------------------------------------------------------------===//
 
@@ -498,14 +680,32 @@ private:
   /// True when generating an int8 model.
   bool isInt8() const { return dtype == ZooDType::I8; }
 
-  /// Element type of activations and weights.
-  Type storageType() {
-    return isInt8() ? Type(builder.getIntegerType(8)) : builder.getF32Type();
+  /// True when the activations are integers (int8 or int16).
+  bool isInteger() const {
+    return dtype == ZooDType::I8 || dtype == ZooDType::I16;
   }
 
-  /// Element type of convolution accumulators and biases.
+  /// Element type of activations and weights.
+  Type storageType() {
+    switch (dtype) {
+    case ZooDType::I8:
+      return builder.getIntegerType(8);
+    case ZooDType::I16:
+      return builder.getIntegerType(16);
+    case ZooDType::F16:
+      return builder.getF16Type();
+    case ZooDType::F32:
+      break;
+    }
+    return builder.getF32Type();
+  }
+
+  /// Element type of convolution and pooling accumulators and biases.
   Type accumulatorType() {
-    return isInt8() ? Type(builder.getIntegerType(32)) : builder.getF32Type();
+    if (isInteger())
+      return builder.getIntegerType(32);
+    return dtype == ZooDType::F16 ? Type(builder.getF16Type())
+                                  : builder.getF32Type();
   }
 
   /// Activation type of shape 1 x \p h x \p w x \p c.
@@ -574,14 +774,15 @@ private:
   Value clamp(Value x, double upper, const Twine &name) {
     Attribute minAttr, maxAttr;
     Type elementType = typeOf(x).getElementType();
-    if (isInt8()) {
+    if (isa<IntegerType>(elementType)) {
       minAttr = builder.getIntegerAttr(elementType, 0);
       maxAttr = builder.getIntegerAttr(elementType, 127);
     } else {
+      double largest = elementType.isF16()
+                           ? 65504.0
+                           : double(std::numeric_limits<float>::max());
       minAttr = builder.getFloatAttr(elementType, 0.0);
-      maxAttr = builder.getFloatAttr(
-          elementType,
-          upper < 0 ? double(std::numeric_limits<float>::max()) : upper);
+      maxAttr = builder.getFloatAttr(elementType, upper < 0 ? largest : upper);
     }
     return tosa::ClampOp::create(builder, loc(name), x.getType(), x, minAttr,
                                  maxAttr)
@@ -1307,6 +1508,358 @@ static void buildHrNet(TosaGraphBuilder &g, const ZooParams &p) {
 }
 
 //===----------------------------------------------------------------------===//
+// Fuzz model
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Random valid TOSA functions for the pass fuzzer (test/fuzz/pass_fuzz.py):
+/// every tensor is 1 x H x W x C (rank 2 and 3 only inside reshape
+/// round trips) of f32, f16, i8 (convolutions and adds rescaled through
+/// i32), i16 or i1; ops are drawn at random with random kernels, strides,
+/// dilations and paddings, and read either the newest value (chains) or any
+/// earlier one (fan-outs). The values nobody reads are the results.
+class FuzzModel {
+public:
+  /// Draws the function's ops from \p p.seed into \p g.
+  FuzzModel(TosaGraphBuilder &g, const ZooParams &p)
+      : g(g), p(p), random(p.seed), ctx(g.getContext()) {}
+
+  /// Builds the inputs, p.nodes random ops and the results.
+  void build() {
+    // The element types this function starts from.
+    static const ZooDType starts[] = {ZooDType::F32, ZooDType::F32,
+                                      ZooDType::I8,  ZooDType::I8,
+                                      ZooDType::F16, ZooDType::I16};
+    unsigned numInputs = 1 + pick(2);
+    for (unsigned i = 0; i < numInputs; ++i) {
+      ZooDType dtype = starts[pick(std::size(starts))];
+      if (i > 0 && pick(2))
+        dtype = dtypeOf(pool.front());
+      // f16 tensors mostly come from f32 arguments (mem-opt-run, the host
+      // check, calls f32 but not f16 functions).
+      bool viaF32 = dtype == ZooDType::F16 && pick(4);
+      g.setDType(viaF32 ? ZooDType::F32 : dtype);
+      Value arg = g.addInput(1 + pick(p.resolution), 1 + pick(p.resolution),
+                             1 + pick(p.channels));
+      arguments.push_back(arg);
+      if (viaF32)
+        arg = g.castTo(arg, Float16Type::get(ctx), "input" + Twine(i) + "_f16");
+      pool.push_back(arg);
+    }
+    for (unsigned i = 0; i < p.nodes; ++i)
+      addNode("n" + std::to_string(i));
+    SmallVector<Value> results;
+    for (Value value : pool)
+      if (value.use_empty() && !llvm::is_contained(arguments, value))
+        results.push_back(value);
+    if (results.empty())
+      results.push_back(pool.back());
+    bool f16Results = !pick(4);
+    for (auto [index, result] : llvm::enumerate(results))
+      if (elementOf(result).isF16() && !f16Results)
+        result = g.castTo(result, Float32Type::get(ctx),
+                          "result" + Twine(index) + "_f32");
+    g.finish(results);
+  }
+
+private:
+  /// Ops of the fuzz model.
+  enum Kind {
+    Conv,
+    ConvPadded,
+    Depthwise,
+    MaxPool,
+    AvgPool,
+    Add,
+    Mul,
+    Maximum,
+    Clamp,
+    Unary,
+    Concat,
+    Slice,
+    Reshape,
+    ReshapeRoundTrip,
+    Transpose,
+    Pad,
+    Reduce,
+    Upsample,
+    Cast,
+    Greater,
+    LogicalAnd,
+    Select,
+    NumKinds
+  };
+
+  /// Returns a random integer in [0, \p bound).
+  uint64_t pick(uint64_t bound) { return random.uniformInt(bound); }
+
+  // Shorthands for the type of a value.
+  static RankedTensorType typeOf(Value v) {
+    return cast<RankedTensorType>(v.getType());
+  }
+  static Type elementOf(Value v) { return typeOf(v).getElementType(); }
+  static int64_t dim(Value v, unsigned i) { return typeOf(v).getDimSize(i); }
+  static bool isFloat(Value v) { return isa<FloatType>(elementOf(v)); }
+  static bool isBool(Value v) { return elementOf(v).isInteger(1); }
+  static bool isI8(Value v) { return elementOf(v).isInteger(8); }
+  static bool isI16(Value v) { return elementOf(v).isInteger(16); }
+
+  /// The builder's element mode for the non-boolean value \p v.
+  static ZooDType dtypeOf(Value v) {
+    Type t = elementOf(v);
+    if (t.isF16())
+      return ZooDType::F16;
+    if (t.isInteger(8))
+      return ZooDType::I8;
+    if (t.isInteger(16))
+      return ZooDType::I16;
+    return ZooDType::F32;
+  }
+
+  /// An operand: the newest value (a chain) or any value (a fan-out),
+  /// among those that satisfy \p accept; null when there is none.
+  Value operand(llvm::function_ref<bool(Value)> accept) {
+    if (pick(5) < 3 && accept(pool.back()))
+      return pool.back();
+    SmallVector<Value> candidates;
+    for (Value v : pool)
+      if (accept(v))
+        candidates.push_back(v);
+    if (candidates.empty())
+      return {};
+    return candidates[pick(candidates.size())];
+  }
+
+  /// A value other than \p x of the same type, or \p x itself.
+  Value partner(Value x) {
+    Value other =
+        operand([&](Value v) { return v != x && v.getType() == x.getType(); });
+    return other ? other : x;
+  }
+
+  /// Adds one random op named \p name to the pool (or nothing when the
+  /// drawn op has no operand or would make a tensor too large).
+  void addNode(const std::string &name) {
+    Kind kind = Kind(pick(NumKinds));
+    auto any = [](Value) { return true; };
+    auto notBool = [](Value v) { return !isBool(v); };
+    auto floatOrI8 = [](Value v) { return isFloat(v) || isI8(v); };
+    Value x;
+    switch (kind) {
+    case Conv:
+    case ConvPadded:
+    case Depthwise:
+      x = operand(floatOrI8);
+      break;
+    case MaxPool:
+    case AvgPool:
+    case Add:
+    case Clamp:
+    case Upsample:
+      x = operand(notBool);
+      break;
+    case Mul:
+    case Maximum:
+    case Unary:
+    case Reduce:
+    case Greater:
+      x = operand(isFloat);
+      break;
+    case LogicalAnd:
+    case Select:
+      x = operand(isBool);
+      break;
+    case Cast:
+      x = operand(notBool);
+      break;
+    default:
+      x = operand(any);
+      break;
+    }
+    if (!x)
+      return;
+    if (!isBool(x))
+      g.setDType(dtypeOf(x));
+    Value y = build(kind, x, name);
+    if (!y || typeOf(y).getNumElements() > maxElements)
+      return;
+    pool.push_back(y);
+  }
+
+  /// Builds an op of \p kind reading \p x (and, for ops with more
+  /// operands, values drawn from the pool); null when there is none.
+  Value build(Kind kind, Value x, const std::string &name) {
+    int64_t h = dim(x, 1), w = dim(x, 2), c = dim(x, 3);
+    switch (kind) {
+    case Conv: {
+      static const int64_t kernels[] = {1, 1, 2, 3, 3, 5};
+      int64_t kh = kernels[pick(6)], kw = pick(3) ? kh : kernels[pick(6)];
+      int64_t stride = 1 + pick(3), dilation = pick(4) ? 1 : 2;
+      return g.conv(x, 1 + pick(2 * p.channels), kh, kw, stride,
+                    pick(3) ? stride : 1 + pick(2), dilation, name + "_conv");
+    }
+    case ConvPadded: {
+      int64_t kh = 1 + pick(4), kw = 1 + pick(4);
+      SmallVector<int64_t, 4> pads = {int64_t(pick(kh)), int64_t(pick(kh)),
+                                      int64_t(pick(kw)), int64_t(pick(kw))};
+      return g.convPadded(x, 1 + pick(2 * p.channels), kh, kw, 1 + pick(2),
+                          1 + pick(2), 1 + pick(2), 1 + pick(2), pads,
+                          name + "_convp");
+    }
+    case Depthwise:
+      return g.depthwise(x, 1 + pick(3), 1 + pick(2), 1 + pick(2),
+                         name + "_dw");
+    case MaxPool:
+      return g.maxPool(x, 2 + pick(2), 1 + pick(2), name + "_maxpool");
+    case AvgPool:
+      if (pick(4) == 0)
+        return g.globalAvgPool(x, name + "_gap");
+      return g.avgPool(x, 2 + pick(2), 1 + pick(2), name + "_avgpool");
+    case Add:
+      return g.add(x, partner(x), name + "_add");
+    case Mul:
+      return g.mul(x, partner(x), name + "_mul");
+    case Maximum:
+      return g.maximum(x, partner(x), name + "_max");
+    case Clamp:
+      return pick(2) ? g.relu(x, name + "_relu") : g.relu6(x, name + "_relu6");
+    case Unary:
+      switch (pick(3)) {
+      case 0:
+        return g.unary<tosa::SigmoidOp>(x, name + "_sigmoid");
+      case 1:
+        return g.unary<tosa::TanhOp>(x, name + "_tanh");
+      default:
+        return g.unary<tosa::AbsOp>(x, name + "_abs");
+      }
+    case Concat: {
+      unsigned axis = 1 + pick(3);
+      SmallVector<Value> values = {x};
+      unsigned count = 1 + pick(3);
+      for (unsigned i = 0; i < count; ++i) {
+        Value other = operand([&](Value v) {
+          if (elementOf(v) != elementOf(x))
+            return false;
+          for (unsigned d = 0; d < 4; ++d)
+            if (d != axis && dim(v, d) != dim(x, d))
+              return false;
+          return true;
+        });
+        values.push_back(other ? other : x);
+      }
+      return g.concatOn(values, axis, name + "_concat");
+    }
+    case Slice: {
+      int64_t sh = 1 + pick(h), sw = 1 + pick(w), sc = 1 + pick(c);
+      return g.slice(x,
+                     {0, int64_t(pick(h - sh + 1)), int64_t(pick(w - sw + 1)),
+                      int64_t(pick(c - sc + 1))},
+                     {1, sh, sw, sc}, name + "_slice");
+    }
+    case Reshape: {
+      int64_t total = h * w * c;
+      SmallVector<int64_t> divisors;
+      for (int64_t d = 1; d <= std::min<int64_t>(total, 4 * p.channels); ++d)
+        if (total % d == 0)
+          divisors.push_back(d);
+      int64_t nc = divisors[pick(divisors.size())];
+      int64_t rest = total / nc;
+      SmallVector<int64_t> hs;
+      for (int64_t d = 1; d <= rest; ++d)
+        if (rest % d == 0)
+          hs.push_back(d);
+      int64_t nh = hs[pick(hs.size())];
+      return g.reshape(x, {1, nh, rest / nh, nc}, name + "_reshape");
+    }
+    case ReshapeRoundTrip: {
+      // Through rank 2 or 3 and back, with an op in between when one fits.
+      Value flat = pick(2) ? g.reshape(x, {h * w, c}, name + "_flat")
+                           : g.reshape(x, {1, h * w, c}, name + "_flat");
+      if (!isBool(flat))
+        flat = g.relu(flat, name + "_flat_relu");
+      return g.reshape(flat, {1, h, w, c}, name + "_unflat");
+    }
+    case Transpose: {
+      static const int32_t perms[][4] = {
+          {0, 2, 1, 3}, {0, 3, 1, 2}, {0, 1, 3, 2}, {0, 2, 3, 1}, {0, 3, 2, 1}};
+      return g.transpose(x, perms[pick(5)], name + "_transpose");
+    }
+    case Pad: {
+      // On the rank-3 view H x W x C: LLVM 22's tosa-validate rejects the
+      // !tosa.shape<8> padding of a rank-4 tosa.pad (its MAX_RANK level
+      // check counts the shape's length), which would fail every pipeline
+      // run of a function that has one.
+      SmallVector<int64_t, 6> padding;
+      for (unsigned d = 0; d < 3; ++d) {
+        padding.push_back(pick(3));
+        padding.push_back(pick(3));
+      }
+      Value padded = g.pad(g.reshape(x, {h, w, c}, name + "_rank3"), padding,
+                           name + "_pad");
+      return g.reshape(padded,
+                       {1, h + padding[0] + padding[1],
+                        w + padding[2] + padding[3],
+                        c + padding[4] + padding[5]},
+                       name + "_rank4");
+    }
+    case Reduce:
+      return g.reduceSum(x, 1 + pick(3), name + "_reduce");
+    case Upsample:
+      return g.upsample2x(x, name + "_upsample");
+    case Cast: {
+      Type f32 = Float32Type::get(ctx), f16 = Float16Type::get(ctx);
+      Type i8 = IntegerType::get(ctx, 8), i16 = IntegerType::get(ctx, 16);
+      if (isFloat(x))
+        return g.castTo(x, elementOf(x).isF16() ? f32 : f16, name + "_cast");
+      if (pick(2))
+        return g.castTo(x, pick(2) ? f32 : f16, name + "_cast");
+      // Integer to integer through tosa.rescale (unchanged, saturating).
+      return g.rescale(x, isI8(x) ? i16 : i8, /*shift=*/30, name + "_rescale");
+    }
+    case Greater:
+      return g.greater(x, partner(x), name + "_greater");
+    case LogicalAnd:
+      return g.logicalAnd(x, partner(x), name + "_and");
+    case Select: {
+      Value a = operand([&](Value v) {
+        return !isBool(v) && typeOf(v).getShape() == typeOf(x).getShape();
+      });
+      if (!a)
+        return {};
+      g.setDType(dtypeOf(a));
+      return g.select(x, a, partner(a), name + "_select");
+    }
+    case NumKinds:
+      break;
+    }
+    return {};
+  }
+
+  /// Largest tensor the generator keeps (elements), so that host execution
+  /// stays fast.
+  static constexpr int64_t maxElements = 4096;
+
+  /// The builder of the function.
+  TosaGraphBuilder &g;
+  /// Sizes, seed and op count.
+  const ZooParams &p;
+  /// The seeded random source of every choice.
+  ZooRandom random;
+  /// The context of the function.
+  MLIRContext *ctx;
+  /// Every value built so far, arguments first.
+  SmallVector<Value> pool;
+  /// The function's arguments.
+  SmallVector<Value> arguments;
+};
+} // namespace
+
+/// The `fuzz` model: a random valid TOSA function (see FuzzModel).
+static void buildFuzz(TosaGraphBuilder &g, const ZooParams &p) {
+  FuzzModel(g, p).build();
+}
+
+//===----------------------------------------------------------------------===//
 // Model registry
 //===----------------------------------------------------------------------===//
 
@@ -1331,6 +1884,9 @@ struct ModelInfo {
   unsigned maxCells = 0;
   /// --resolution must be a multiple of this.
   int64_t resolutionMultiple = 1;
+  /// Whether --list shows it (the benchmark scripts generate every listed
+  /// model; the fuzz model is for the pass fuzzer only).
+  bool listed = true;
 };
 } // namespace
 
@@ -1428,6 +1984,11 @@ static const ModelInfo models[] = {
      "HRNet-W18-small-like two-resolution stage with fuse layers", 1, 18, 32,
      buildHrNet, /*maxCells=*/0,
      /*resolutionMultiple=*/2},
+    {"fuzz",
+     "Random valid TOSA function for the pass fuzzer: --nodes ops, tensors "
+     "up to R x R x C (f32, f16, i8, i16, i1; test/fuzz/pass_fuzz.py)",
+     0, 8, 8, buildFuzz, /*maxCells=*/0, /*resolutionMultiple=*/1,
+     /*listed=*/false},
 };
 
 /// Returns the model called \p name, or nullptr.
@@ -1441,6 +2002,8 @@ static const ModelInfo *lookupModel(StringRef name) {
 /// Prints the models with their descriptions and defaults to \p os.
 static void printModelList(raw_ostream &os) {
   for (const ModelInfo &model : models) {
+    if (!model.listed)
+      continue;
     os << llvm::left_justify(model.name, 24) << model.description
        << " [C=" << model.defaultChannels << ", R=" << model.defaultResolution;
     if (model.defaultCells)
@@ -1473,12 +2036,15 @@ static bool resolveParams(const ModelInfo &model, ZooParams &params) {
   params.cells = numCells ? unsigned(numCells) : model.defaultCells;
   params.seed = randomSeed;
   params.nodes = numNodes;
+  bool isFuzz = StringRef(model.name) == "fuzz";
   bool isRandWire = StringRef(model.name).starts_with("randwire");
-  if (numNodes.getNumOccurrences() && !isRandWire)
+  if (numNodes.getNumOccurrences() && !isRandWire && !isFuzz)
     llvm::errs() << "mem-opt-zoo: warning: --nodes does not apply to '"
                  << model.name << "' and is ignored\n";
-  if (params.nodes < 5 || params.nodes > 2000) {
-    llvm::errs() << "mem-opt-zoo: --nodes must be in [5, 2000]\n";
+  unsigned minNodes = isFuzz ? 1 : 5;
+  if (params.nodes < minNodes || params.nodes > 2000) {
+    llvm::errs() << "mem-opt-zoo: --nodes must be in [" << minNodes
+                 << ", 2000]\n";
     return false;
   }
   if (numCells && !model.defaultCells)
@@ -1537,7 +2103,9 @@ int main(int argc, char **argv) {
       "              [--seed=S] [--nodes=N] [--dtype=f32|i8] [--stats] "
       "[-o out.mlir]\n"
       "  mem-opt-zoo --list\n\n"
-      "--stats prints the number of compute ops per op kind to stderr.\n");
+      "--stats prints the number of compute ops per op kind to stderr.\n"
+      "--model=fuzz (not in --list) writes a random valid TOSA function of\n"
+      "--nodes ops for the pass fuzzer (test/fuzz/pass_fuzz.py).\n");
 
   if (listModels) {
     printModelList(llvm::outs());
@@ -1597,7 +2165,8 @@ int main(int argc, char **argv) {
     os << " --cells=" << params.cells;
   os << " --channels=" << params.channels
      << " --resolution=" << params.resolution << " --seed=" << params.seed;
-  if (StringRef(model->name).starts_with("randwire") && params.nodes != 32)
+  if ((StringRef(model->name).starts_with("randwire") && params.nodes != 32) ||
+      StringRef(model->name) == "fuzz")
     os << " --nodes=" << params.nodes;
   os << " --dtype=" << (elementType == ZooDType::I8 ? "i8" : "f32") << "\n"
      << "// " << model->description << "; " << total

@@ -102,6 +102,13 @@ bool isElementwiseOp(Operation *op);
 /// buffers: see getOverwrittenValue.
 std::optional<unsigned> getOverwrittenOperand(Operation *op);
 
+/// Returns true if \p op is a depthwise convolution that lowers to a 4-d linalg
+/// op (one channel, or a multiplier of 1), which can be tiled per pixel and
+/// written into its output's buffer; other
+/// depthwise convolutions keep their 5-d form, whose result is a reshape of
+/// a 5-d buffer.
+bool isFourDimDepthwise(Operation *op);
+
 /// Returns true if the int8 convolution, depthwise convolution or matmul
 /// \p op is computed inside the loop of the narrowing `tosa.rescale` that is
 /// its only user, one output pixel at a time (`fuse-rescale-accumulators`).

@@ -71,3 +71,18 @@ func.func @qconv(%x: tensor<1x1x2x2xi8>) -> tensor<1x1x2x1xi32> {
 func.func @identity(%x: tensor<64xf32>, %y: tensor<64xi8>) -> (tensor<64xf32>, tensor<64xi8>) {
   return %x, %y : tensor<64xf32>, tensor<64xi8>
 }
+
+// An int8 average pooling: tosa-to-linalg divides with math.ctlz, which the
+// host flow expands in software (convert-math-to-funcs). (Before, every
+// integer average pooling failed to lower: the pass fuzzer,
+// test/fuzz/pass_fuzz.py, could not run them on the host.) The pixels 2, 4,
+// 6, 8 average to 20 / 4 = 5.
+// RUN: printf '\x02\x04\x06\x08' > %t.avg.bin
+// RUN: mem-opt-run %s --entry=avg_i8 --inputs=%t.avg.bin --print | FileCheck %s --check-prefix=AVG
+// AVG: @avg_i8 result #0: tensor<1x1x1x1xi8>
+// AVG-NEXT: {{^ *}}5{{$}}
+func.func @avg_i8(%x: tensor<1x2x2x1xi8>) -> tensor<1x1x1x1xi8> {
+  %zp = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>
+  %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x1xi8>
+  return %0 : tensor<1x1x1x1xi8>
+}
