@@ -304,12 +304,6 @@ searchExact(const SearchProblem &problem,
             const std::function<void(const Progress &)> &onProgress,
             uint64_t statesBefore);
 
-/// Returns the first node of every segment of \p problem: maximal runs of
-/// nodes between cut nodes (nodes ordered against every other node; each is
-/// a segment of its own), in schedule order. O(nodes + edges)
-/// (Segments.cpp).
-llvm::SmallVector<NodeId> findSegmentBegins(const Problem &problem);
-
 /// Returns the static lower bound of \p problem: the largest static bound
 /// of its segments (Segments.cpp).
 int64_t computeStaticBound(const Problem &problem);

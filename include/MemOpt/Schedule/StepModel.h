@@ -52,6 +52,12 @@ Evaluation evaluate(const Problem &problem, llvm::ArrayRef<NodeId> order);
 /// Returns the peak of \p order (as evaluate(), without the profile).
 int64_t evaluatePeak(const Problem &problem, llvm::ArrayRef<NodeId> order);
 
+/// Returns the first node of every segment of \p problem: maximal runs of
+/// nodes between cut nodes (nodes that are an ancestor or a descendant of
+/// every other node; each is a segment of its own), in id order. Every order
+/// runs the segments one after the other. O(nodes + edges).
+llvm::SmallVector<NodeId> findSegmentBegins(const Problem &problem);
+
 /// How a Problem is cut into segments: runs of consecutive node ids that
 /// every order schedules one after the other. Says, per segment, which
 /// buffers it makes or reads and how many bytes stay live through it
