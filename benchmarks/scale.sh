@@ -117,7 +117,7 @@ for kind in "${KINDS[@]}"; do
   for tool in "${TOOLS[@]}"; do
     row+=("$(for ops in ${result[$kind,ops]}; do
       t=${result[$kind,$tool,$ops]}
-      [ "$t" != "-" ] && echo "$ops $t"
+      if [ "$t" != "-" ]; then echo "$ops $t"; fi
     done | slope)")
   done
   printf '%-8s %10s %10s %10s\n' "$kind" "${row[@]}"

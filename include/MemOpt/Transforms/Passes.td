@@ -171,8 +171,9 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
            "(default: exact)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
-           "Time limit of the exact search per function, in milliseconds "
-           "(0: none; default: 10000)">,
+           "Time limit of the pass per function, building the graph "
+           "included, in milliseconds; a safety stop (0: none; default: "
+           "10000)">,
     Option<"maxStates", "max-states", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultMaxStates",
            "Most search states the exact search keeps per function "
