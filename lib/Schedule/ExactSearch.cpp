@@ -290,7 +290,9 @@ void ExactSearch::tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
     for (unsigned node = 0; node < n; ++node)
       if (!testBit(set.data(), node) && problem.isReady(set.data(), node))
         setBit(ready.data(), node);
-    problem.getMoves(set.data(), size == 0, ready.data(), piles, targets);
+    if (!problem.getMoves(set.data(), size == 0, ready.data(), piles, targets,
+                          deadline))
+      return;
     bool found = false;
     std::tuple<int64_t, int64_t, int64_t> bestKey;
     uint32_t bestSize = 0;
@@ -481,9 +483,21 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
     // A copy: adding states may move stateBits.
     parent.assign(bits(entry.state), bits(entry.state) + numWords);
     const Word *parentBits = parent.data();
-    problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
-                     moveTargets);
+    // One expansion of a large segment is long: the safety stop is read
+    // while moves are made and at every move, so it is never overshot by
+    // more than one move. The popped state's f stays a lower bound.
+    auto stopOnTheClock = [&]() {
+      outcome.stoppedBy = StopReason::Clock;
+      outcome.lowerBound = std::max(problem.globalBound, entry.f);
+      return outcome;
+    };
+    if (!problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
+                          moveTargets, deadline))
+      return stopOnTheClock();
+    bool largeSegment = problem.numNodes > 512;
     for (auto [move, node] : llvm::enumerate(moveTargets)) {
+      if ((largeSegment || (move & 63) == 63) && Clock::now() >= deadline)
+        return stopOnTheClock();
       std::copy(parentBits, parentBits + numWords, child.begin());
       uint32_t childSize = state.size;
       int64_t after = state.mem;

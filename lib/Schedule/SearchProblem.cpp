@@ -249,9 +249,11 @@ void SearchProblem::computeStaticBounds() {
 /// would be too many.
 static constexpr unsigned kMaxKillChoices = 6;
 
-void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
+bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
                              const Word *ready, SmallVectorImpl<Word> &piles,
-                             SmallVectorImpl<unsigned> &targets) const {
+                             SmallVectorImpl<unsigned> &targets,
+                             std::chrono::steady_clock::time_point deadline)
+    const {
   piles.clear();
   targets.clear();
   bool idleRule = isIdleRuleOn(setIsEmpty);
@@ -260,6 +262,8 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
   SmallVector<unsigned> walk;
   SmallVector<Word, 4> extra(numWords);
   for (unsigned node = 0; node < numNodes; ++node) {
+    if ((node & 63) == 63 && std::chrono::steady_clock::now() >= deadline)
+      return false;
     if (testBit(set, node))
       continue;
     bool isReady = testBit(ready, node);
@@ -329,7 +333,7 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
           piles.append(numWords, 0);
           targets.push_back(other);
         }
-      return;
+      return true;
     }
     for (unsigned mask = 0; mask < (1u << choices.size()); ++mask) {
       std::copy(base.begin(), base.end(), pile.begin());
@@ -341,6 +345,7 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       targets.push_back(node);
     }
   }
+  return true;
 }
 
 int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {

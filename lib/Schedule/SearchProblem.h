@@ -185,9 +185,14 @@ public:
   /// kills, the input's other readers and their ancestors: one move per
   /// choice of killed inputs. After an empty set with unused inputs, every
   /// ready node is a move of its own.
-  void getMoves(const Word *set, bool setIsEmpty, const Word *ready,
+  ///
+  /// Reads the clock every 64 nodes and returns false, with the moves
+  /// incomplete, once \p deadline has passed (the safety stop).
+  bool getMoves(const Word *set, bool setIsEmpty, const Word *ready,
                 llvm::SmallVectorImpl<Word> &piles,
-                llvm::SmallVectorImpl<unsigned> &targets) const;
+                llvm::SmallVectorImpl<unsigned> &targets,
+                std::chrono::steady_clock::time_point deadline =
+                    std::chrono::steady_clock::time_point::max()) const;
 
   /// The nodes that may idle: no workspace, no output that dies at once
   /// (unread and not kept), and outputs that some node of the problem
