@@ -71,6 +71,10 @@ void SearchProblem::prepareSearch() {
   if (searchReady)
     return;
   searchReady = true;
+  predMask.assign(size_t(numNodes) * numWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node)
+    for (unsigned pred : preds[node])
+      setBit(&predMask[size_t(node) * numWords], pred);
   userMask.assign(buffers.size() * numWords, 0);
   for (auto [buffer, list] : llvm::enumerate(readers))
     for (unsigned reader : list)
@@ -147,6 +151,10 @@ void SearchProblem::computeRelations() {
   neededAt.assign(size_t(numNodes) * numBufferWords, 0);
   madeBefore.assign(size_t(numNodes) * numBufferWords, 0);
   madeOutside.assign(numBufferWords, 0);
+  outputsOf.assign(size_t(numNodes) * numBufferWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node)
+    for (unsigned output : outputs[node])
+      setBit(&outputsOf[size_t(node) * numBufferWords], output);
   SmallVector<Word> kept(numBufferWords, 0);
   for (auto [id, buffer] : llvm::enumerate(buffers)) {
     if (buffer.producer < 0)
@@ -352,14 +360,13 @@ int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {
   int64_t bytes =
       pinnedBytes + localNodes[node].stepBytes - localNodes[node].inPlaceSaving;
   for (unsigned w = 0; w < numBufferWords; ++w) {
+    // Its own outputs are in its step bytes already.
     Word live = neededAt[size_t(node) * numBufferWords + w] &
-                (made[w] | madeBefore[size_t(node) * numBufferWords + w]);
+                (made[w] | madeBefore[size_t(node) * numBufferWords + w]) &
+                ~outputsOf[size_t(node) * numBufferWords + w];
     for (; live; live &= live - 1)
       bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
   }
-  // Its own outputs are in its step bytes already.
-  for (unsigned output : outputs[node])
-    bytes -= buffers[output].bytes;
   return bytes;
 }
 
@@ -367,8 +374,8 @@ int64_t SearchProblem::dynamicBound(const Word *set) const {
   SmallVector<Word, 4> made(madeOutside.begin(), madeOutside.end());
   for (unsigned node = 0; node < numNodes; ++node)
     if (testBit(set, node))
-      for (unsigned output : outputs[node])
-        setBit(made.data(), output);
+      for (unsigned w = 0; w < numBufferWords; ++w)
+        made[w] |= outputsOf[size_t(node) * numBufferWords + w];
   int64_t bound = 0;
   for (unsigned node = 0; node < numNodes; ++node)
     if (!testBit(set, node))

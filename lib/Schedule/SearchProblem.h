@@ -56,10 +56,12 @@ public:
   /// quadratic in the segment). Does nothing the second time.
   void prepareSearch();
 
-  /// Returns true if every predecessor of \p node is in \p set.
+  /// Returns true if every predecessor of \p node is in \p set. Needs
+  /// prepareSearch().
   bool isReady(const Word *set, unsigned node) const {
-    for (unsigned pred : preds[node])
-      if (!testBit(set, pred))
+    const Word *predBits = &predMask[size_t(node) * numWords];
+    for (unsigned w = 0; w < numWords; ++w)
+      if (predBits[w] & ~set[w])
         return false;
     return true;
   }
@@ -257,8 +259,8 @@ private:
   /// bytes(o) - bytes(v's outputs), and v's new step is at most u's.
   void computeChains();
 
-  /// Readers of each buffer.
-  std::vector<Word> userMask;
+  /// Predecessors of each node; readers of each buffer.
+  std::vector<Word> predMask, userMask;
   /// Ancestors and descendants of each node.
   std::vector<Word> ancestors, descendants;
   /// Words of a buffer set.
@@ -267,6 +269,8 @@ private:
   /// it or a descendant, kept, or its own outputs), and those surely made
   /// before its step (by an ancestor, by itself, or before the problem).
   std::vector<Word> neededAt, madeBefore;
+  /// Per node, over buffers: its outputs.
+  std::vector<Word> outputsOf;
   /// Buffers made before the problem.
   llvm::SmallVector<Word> madeOutside;
 };
