@@ -63,7 +63,7 @@ Result mlir::memopt::schedule::scheduleForMemory(const Problem &problem,
   case Algorithm::Greedy:
     result.order =
         greedyOrder(SearchProblem(problem, SegmentLayout(problem), 0,
-                                  /*withBounds=*/false));
+                                  SearchProblem::Bounds::None));
     break;
   case Algorithm::Exact:
     result = scheduleExactly(problem, limits);

@@ -26,7 +26,7 @@ using namespace mlir::memopt::schedule;
 
 SearchProblem::SearchProblem(const Problem &problem,
                              const SegmentLayout &layout, unsigned segment,
-                             bool withBounds)
+                             Bounds bounds)
     : StepModel(problem, layout, segment) {
   numWords = std::max(1u, (numNodes + 63) / 64);
   succs.resize(numNodes);
@@ -63,8 +63,8 @@ SearchProblem::SearchProblem(const Problem &problem,
         }))
       setBit(canIdle.data(), node);
   }
-  if (withBounds)
-    computeStaticBounds();
+  if (bounds != Bounds::None)
+    computeStaticBounds(bounds == Bounds::Full);
 }
 
 void SearchProblem::prepareSearch() {
@@ -195,7 +195,7 @@ void SearchProblem::computeRelations() {
 
 }
 
-void SearchProblem::computeStaticBounds() {
+void SearchProblem::computeStaticBounds(bool full) {
   // A buffer is live at v's step in every order if v reads or writes it, or
   // it is made before v (by an ancestor, or before the problem) and read
   // after v (by a descendant) or kept. The same sets as computeRelations,
@@ -205,7 +205,21 @@ void SearchProblem::computeStaticBounds() {
   for (unsigned node = 0; node < numNodes; ++node)
     stepBound[node] = pinnedBytes + localNodes[node].stepBytes -
                       localNodes[node].inPlaceSaving;
-  unsigned numBlocks = (buffers.size() + 63) / 64;
+  // Local: the inputs of each node, and the buffers made before the
+  // segment that it keeps, are live at its step in every order.
+  unsigned numBlocks = full ? (buffers.size() + 63) / 64 : 0;
+  if (!full) {
+    int64_t keptOutside = 0;
+    for (const LocalBuffer &buffer : buffers)
+      if (buffer.producer < 0 && buffer.kept)
+        keptOutside += buffer.bytes;
+    for (unsigned node = 0; node < numNodes; ++node) {
+      stepBound[node] += keptOutside;
+      for (unsigned input : localNodes[node].inputs)
+        if (buffers[input].producer >= 0 || !buffers[input].kept)
+          stepBound[node] += buffers[input].bytes;
+    }
+  }
   SmallVector<Word> made(numNodes), needed(numNodes), own(numNodes);
   auto inBlock = [](unsigned buffer, unsigned block) {
     return buffer / 64 == block;

@@ -46,10 +46,22 @@ public:
   /// Builds the problem of segment \p segment of \p layout, a layout of
   /// \p problem: the lists, forced chains, static bounds and greedy
   /// completion, in time O((nodes + edges) * buffers / 64) and linear
-  /// memory. Without \p withBounds, the static bounds are left out (for a
-  /// greedy order alone). The search needs prepareSearch() first.
+  /// memory. \p bounds says which static bounds to compute. The search
+  /// needs prepareSearch() first.
+  enum class Bounds {
+    /// None (for a greedy order alone): stepBound stays empty and
+    /// globalBound 0.
+    None,
+    /// Each node's inputs, outputs and workspace and the buffers kept
+    /// through the segment: O(nodes + edges), for a segment too large to
+    /// search, whose bound is only reported.
+    Local,
+    /// Also the buffers made by an ancestor and read by a descendant:
+    /// O((nodes + edges) * buffers / 64).
+    Full,
+  };
   SearchProblem(const Problem &problem, const SegmentLayout &layout,
-                unsigned segment, bool withBounds = true);
+                unsigned segment, Bounds bounds = Bounds::Full);
 
   /// Builds what only the search uses: the reader bitsets, ancestors,
   /// descendants and the per-node buffer sets of dynamicBound (memory
@@ -250,8 +262,9 @@ private:
   int64_t liveAtStep(unsigned node, const Word *made) const;
   /// Computes ancestors, descendants and the per-node buffer sets.
   void computeRelations();
-  /// Computes stepBound, globalBound and nodesByBound.
-  void computeStaticBounds();
+  /// Computes stepBound, globalBound and nodesByBound; with \p full, the
+  /// buffers made by ancestors and read by descendants count too.
+  void computeStaticBounds(bool full);
   /// Finds chains u -> v along which v can always follow u at once: v's only
   /// predecessor is u, v is the only reader of u's single output o, v adds
   /// no more bytes than o holds, and v's step adds no more than u's step

@@ -81,8 +81,16 @@ int64_t mlir::memopt::schedule::computeStaticBound(const Problem &problem) {
     StepModel empty(problem, layout, 0);
     return empty.initialMem + empty.unusedInputBytes;
   }
+  // As the exact engine bounds them under the default node budget.
   for (unsigned segment = 0; segment < layout.size(); ++segment)
-    bound = std::max(bound, SearchProblem(problem, layout, segment).globalBound);
+    bound = std::max(
+        bound,
+        SearchProblem(problem, layout, segment,
+                      layout.getEnd(segment) - layout.getFirst(segment) <=
+                              kDefaultMaxSearchNodes
+                          ? SearchProblem::Bounds::Full
+                          : SearchProblem::Bounds::Local)
+            .globalBound);
   return bound;
 }
 
@@ -106,7 +114,7 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
   SmallVector<SmallVector<NodeId>> heuristics = {problem.getInputOrder()};
   {
     SearchProblem whole(problem, SegmentLayout(problem), 0,
-                        /*withBounds=*/false);
+                        SearchProblem::Bounds::None);
     heuristics.push_back(greedyOrder(whole));
   }
   heuristics.push_back(kahnOrder(problem));
@@ -125,7 +133,15 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
   int64_t target = 0;
   for (unsigned index = 0; index < layout.size(); ++index) {
     Segment segment;
-    segment.problem = std::make_unique<SearchProblem>(problem, layout, index);
+    // A segment over the node budget is not searched: its bound is only
+    // reported, and the local one costs linear time.
+    bool searchable = !limits.maxSearchNodes ||
+                      layout.getEnd(index) - layout.getFirst(index) <=
+                          limits.maxSearchNodes;
+    segment.problem = std::make_unique<SearchProblem>(
+        problem, layout, index,
+        searchable ? SearchProblem::Bounds::Full
+                   : SearchProblem::Bounds::Local);
     const SearchProblem &part = *segment.problem;
     // Incumbent: the best restriction of the whole-problem heuristics and
     // the greedy order of the segment, preferring the file order on ties.
