@@ -70,9 +70,8 @@ mlir::memopt::schedule::reversePostOrder(const Problem &problem) {
 /// smallest live bytes after it, then the smallest id.
 SmallVector<NodeId>
 mlir::memopt::schedule::greedyOrder(const SearchProblem &problem) {
-  SmallVector<Word> set(problem.numWords, 0);
   SmallVector<unsigned> order;
-  problem.completeGreedily(set.data(), 0, problem.initialMem, 0, order,
+  problem.completeGreedily(/*set=*/nullptr, 0, problem.initialMem, 0, order,
                            /*followChains=*/false,
                            std::numeric_limits<int64_t>::max());
   return SmallVector<NodeId>(order.begin(), order.end());

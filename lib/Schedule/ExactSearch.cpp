@@ -283,11 +283,16 @@ void ExactSearch::tryDive(uint32_t index, SmallVectorImpl<unsigned> &incumbent,
   uint32_t size = state.size;
   int64_t peak = state.peak, mem = state.mem;
   while (size < n) {
+    // A dive of a large segment is long: it stops at the safety stop too.
+    if (Clock::now() >= deadline)
+      return;
     std::fill(ready.begin(), ready.end(), 0);
     for (unsigned node = 0; node < n; ++node)
       if (!testBit(set.data(), node) && problem.isReady(set.data(), node))
         setBit(ready.data(), node);
-    problem.getMoves(set.data(), size == 0, ready.data(), piles, targets);
+    if (!problem.getMoves(set.data(), size == 0, ready.data(), piles, targets,
+                          deadline))
+      return;
     bool found = false;
     std::tuple<int64_t, int64_t, int64_t> bestKey;
     uint32_t bestSize = 0;
@@ -440,11 +445,12 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
         onProgress({statesBefore + outcome.statesExplored, incumbentPeak,
                     std::max(problem.globalBound, entry.f)});
     }
-    // The state budget decides; the clock, read every 16 states, is only a
-    // safety stop.
+    // The state budget decides; the clock, read at every state (a few tens
+    // of nanoseconds, against microseconds to milliseconds of expansion), is
+    // only a safety stop.
     bool outOfStates = maxStates && states.size() >= maxStates;
-    bool outOfTime =
-        (++outcome.statesExplored & 15) == 0 && Clock::now() >= deadline;
+    ++outcome.statesExplored;
+    bool outOfTime = Clock::now() >= deadline;
     if (outOfStates || outOfTime) {
       // f is admissible and no entry has a smaller f: no order beats it.
       outcome.stoppedBy = outOfStates ? StopReason::States : StopReason::Clock;
@@ -477,9 +483,21 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
     // A copy: adding states may move stateBits.
     parent.assign(bits(entry.state), bits(entry.state) + numWords);
     const Word *parentBits = parent.data();
-    problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
-                     moveTargets);
+    // One expansion of a large segment is long: the safety stop is read
+    // while moves are made and at every move, so it is never overshot by
+    // more than one move. The popped state's f stays a lower bound.
+    auto stopOnTheClock = [&]() {
+      outcome.stoppedBy = StopReason::Clock;
+      outcome.lowerBound = std::max(problem.globalBound, entry.f);
+      return outcome;
+    };
+    if (!problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
+                          moveTargets, deadline))
+      return stopOnTheClock();
+    bool largeSegment = problem.numNodes > 512;
     for (auto [move, node] : llvm::enumerate(moveTargets)) {
+      if ((largeSegment || (move & 63) == 63) && Clock::now() >= deadline)
+        return stopOnTheClock();
       std::copy(parentBits, parentBits + numWords, child.begin());
       uint32_t childSize = state.size;
       int64_t after = state.mem;
@@ -540,6 +558,7 @@ SearchOutcome mlir::memopt::schedule::searchExact(
     SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
     int64_t target, const std::function<void(const Progress &)> &onProgress,
     uint64_t statesBefore) {
+  assert(problem.searchReady && "prepareSearch() has not run");
   ExactSearch search(problem, deadline, maxStates);
   return search.run(incumbent, incumbentPeak, target, onProgress, statesBefore);
 }

@@ -10,6 +10,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace mlir::memopt::schedule;
 
@@ -90,7 +92,8 @@ LogicalResult Problem::check(std::string *whyNot) const {
            << ", but there are " << numNodes << " nodes";
         return fail();
       }
-      if (!llvm::is_contained(nodes[reader].inputs, id)) {
+      if (!std::binary_search(nodes[reader].inputs.begin(),
+                              nodes[reader].inputs.end(), id)) {
         os << "'" << getBufferName(id) << "' names '" << getNodeName(reader)
            << "' as a reader, but it is not one of its inputs";
         return fail();
@@ -126,7 +129,8 @@ LogicalResult Problem::check(std::string *whyNot) const {
       }
     for (BufferId input : node.inputs)
       if (input >= numBuffers ||
-          !llvm::is_contained(buffers[input].readers, id)) {
+          !std::binary_search(buffers[input].readers.begin(),
+                              buffers[input].readers.end(), id)) {
         os << "'" << getNodeName(id) << "' reads "
            << (input >= numBuffers ? "unknown buffer " + std::to_string(input)
                                    : "'" + getBufferName(input) + "'")
@@ -168,25 +172,38 @@ LogicalResult Problem::check(std::string *whyNot) const {
     }
   }
 
-  // Every reader must run after the producer: it is a descendant.
-  unsigned numWords = (numNodes + 63) / 64;
-  std::vector<uint64_t> ancestors(size_t(numNodes) * numWords, 0);
-  for (NodeId id = 0; id < numNodes; ++id)
-    for (NodeId pred : nodes[id].preds) {
-      for (unsigned w = 0; w < numWords; ++w)
-        ancestors[size_t(id) * numWords + w] |=
-            ancestors[size_t(pred) * numWords + w];
-      ancestors[size_t(id) * numWords + pred / 64] |= uint64_t(1)
-                                                      << (pred % 64);
+  // Every reader must run after the producer: it is a descendant. Usually
+  // the producer is a predecessor; otherwise a walk up from the reader
+  // through ids above the producer's (ids are topological) looks for it.
+  SmallVector<unsigned> seenBy(numNodes, ~0u);
+  SmallVector<NodeId> stack;
+  unsigned walks = 0;
+  auto dependsOn = [&](NodeId reader, NodeId producer) {
+    if (std::binary_search(nodes[reader].preds.begin(),
+                           nodes[reader].preds.end(), producer))
+      return true;
+    unsigned walk = walks++;
+    stack.assign(1, reader);
+    seenBy[reader] = walk;
+    while (!stack.empty()) {
+      NodeId next = stack.pop_back_val();
+      for (NodeId pred : nodes[next].preds) {
+        if (pred == producer)
+          return true;
+        if (pred > producer && seenBy[pred] != walk) {
+          seenBy[pred] = walk;
+          stack.push_back(pred);
+        }
+      }
     }
+    return false;
+  };
   for (auto [id, buffer] : llvm::enumerate(buffers)) {
     if (!buffer.producer)
       continue;
     NodeId producer = *buffer.producer;
     for (NodeId reader : buffer.readers)
-      if (!((ancestors[size_t(reader) * numWords + producer / 64] >>
-             (producer % 64)) &
-            1)) {
+      if (!dependsOn(reader, producer)) {
         os << "'" << getNodeName(reader) << "' reads '" << getBufferName(id)
            << "' but does not depend on its producer '" << getNodeName(producer)
            << "'";

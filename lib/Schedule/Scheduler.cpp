@@ -36,6 +36,8 @@ StringRef mlir::memopt::schedule::stringifyStopReason(StopReason reason) {
     return "none";
   case StopReason::States:
     return "states";
+  case StopReason::Nodes:
+    return "nodes";
   case StopReason::Clock:
     return "clock";
   }
@@ -46,7 +48,6 @@ Result mlir::memopt::schedule::scheduleForMemory(const Problem &problem,
                                                  Algorithm algorithm,
                                                  const Limits &limits) {
   assert(succeeded(problem.check()) && "ill-formed scheduling problem");
-  SearchProblem whole(problem);
   SmallVector<NodeId> input = problem.getInputOrder();
   Result result;
   switch (algorithm) {
@@ -60,16 +61,19 @@ Result mlir::memopt::schedule::scheduleForMemory(const Problem &problem,
     result.order = reversePostOrder(problem);
     break;
   case Algorithm::Greedy:
-    result.order = greedyOrder(whole);
+    result.order =
+        greedyOrder(SearchProblem(problem, SegmentLayout(problem), 0,
+                                  SearchProblem::Bounds::None));
     break;
   case Algorithm::Exact:
-    result = scheduleExactly(problem, whole, limits);
+    result = scheduleExactly(problem, limits);
     break;
   }
   if (algorithm != Algorithm::Exact)
-    result.lowerBound = whole.globalBound;
-  result.inputPeakBytes = whole.evaluate(input);
-  result.peakBytes = whole.evaluate(result.order);
+    result.lowerBound = computeStaticBound(problem);
+  // Replays: O(nodes + edges) each.
+  result.inputPeakBytes = evaluatePeak(problem, input);
+  result.peakBytes = evaluatePeak(problem, result.order);
   result.lowerBound = std::min(result.lowerBound, result.peakBytes);
   result.optimal = result.peakBytes == result.lowerBound;
   return result;

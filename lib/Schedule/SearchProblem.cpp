@@ -12,50 +12,41 @@
 
 #include "SearchProblem.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/bit.h"
 
 #include <algorithm>
 #include <limits>
+#include <queue>
+#include <tuple>
 
 using namespace llvm;
 using namespace mlir::memopt::schedule;
 
-/// Returns true if \p a and \p b share a bit.
-static bool intersects(const Word *a, const Word *b, unsigned numWords) {
-  for (unsigned w = 0; w < numWords; ++w)
-    if (a[w] & b[w])
-      return true;
-  return false;
-}
-
-SearchProblem::SearchProblem(const Problem &problem)
-    : SearchProblem(problem, problem.getInputOrder(),
-                    SmallVector<unsigned>(problem.getNumNodes(), 0), 0) {}
-
-SearchProblem::SearchProblem(const Problem &problem, ArrayRef<NodeId> nodeIds,
-                             ArrayRef<unsigned> segmentOf, unsigned segment)
-    : StepModel(problem, nodeIds, segmentOf, segment) {
+SearchProblem::SearchProblem(const Problem &problem,
+                             const SegmentLayout &layout, unsigned segment,
+                             Bounds bounds)
+    : StepModel(problem, layout, segment) {
   numWords = std::max(1u, (numNodes + 63) / 64);
-  predMask.assign(size_t(numNodes) * numWords, 0);
   succs.resize(numNodes);
   preds.resize(numNodes);
+  outputs.resize(numNodes);
   for (unsigned node = 0; node < numNodes; ++node)
     for (NodeId pred : problem.getNode(nodes[node]).preds)
-      if (localOf[pred] >= 0) {
-        setBit(&predMask[node * numWords], localOf[pred]);
-        succs[localOf[pred]].push_back(node);
-        preds[node].push_back(localOf[pred]);
+      if (int local = getLocal(pred); local >= 0) {
+        succs[local].push_back(node);
+        preds[node].push_back(local);
       }
+  readers.resize(buffers.size());
+  for (auto [local, global] : llvm::enumerate(globalBuffers)) {
+    for (NodeId reader : problem.getBuffer(global).readers)
+      if (int localReader = getLocal(reader); localReader >= 0)
+        readers[local].push_back(localReader);
+    if (buffers[local].producer >= 0)
+      outputs[buffers[local].producer].push_back(local);
+  }
 
-  userMask.assign(buffers.size() * numWords, 0);
-  for (auto [id, buffer] : llvm::enumerate(problem.getBuffers()))
-    if (localBufferOf[id] >= 0)
-      for (NodeId reader : buffer.readers)
-        if (localOf[reader] >= 0)
-          setBit(&userMask[localBufferOf[id] * numWords], localOf[reader]);
-
-  computeBounds();
   computeChains();
   // A node may idle only if its step holds nothing beyond what stays live
   // after it: no workspace, and no output that nobody reads (such bytes
@@ -67,41 +58,42 @@ SearchProblem::SearchProblem(const Problem &problem, ArrayRef<NodeId> nodeIds,
     if (info.stepBytes != info.outputBytes ||
         info.keptBytes != info.outputBytes)
       continue;
-    const Word *outputs = &outputsOf[node * numBufferWords];
-    for (unsigned w = 0; w < numBufferWords; ++w)
-      for (Word bits = outputs[w]; bits; bits &= bits - 1)
-        if (llvm::any_of(
-                ArrayRef<Word>(
-                    &userMask[(w * 64 + llvm::countr_zero(bits)) * numWords],
-                    numWords),
-                [](Word word) { return word != 0; }))
-          setBit(canIdle.data(), node);
+    if (llvm::any_of(outputs[node], [&](unsigned output) {
+          return !readers[output].empty();
+        }))
+      setBit(canIdle.data(), node);
   }
+  if (bounds != Bounds::None)
+    computeStaticBounds(bounds == Bounds::Full);
+}
+
+void SearchProblem::prepareSearch() {
+  if (searchReady)
+    return;
+  searchReady = true;
+  predMask.assign(size_t(numNodes) * numWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node)
+    for (unsigned pred : preds[node])
+      setBit(&predMask[size_t(node) * numWords], pred);
+  userMask.assign(buffers.size() * numWords, 0);
+  for (auto [buffer, list] : llvm::enumerate(readers))
+    for (unsigned reader : list)
+      setBit(&userMask[buffer * numWords], reader);
+  computeRelations();
 }
 
 void SearchProblem::computeChains() {
   forcedNext.assign(numNodes, -1);
   for (unsigned node = 0; node < numNodes; ++node) {
     // The single predecessor.
-    int pred = -1;
-    unsigned numPreds = 0;
-    for (unsigned w = 0; w < numWords; ++w) {
-      Word bits = predMask[node * numWords + w];
-      numPreds += llvm::popcount(bits);
-      if (bits)
-        pred = w * 64 + llvm::countr_zero(bits);
-    }
-    if (numPreds != 1)
+    if (preds[node].size() != 1)
       continue;
+    unsigned pred = preds[node][0];
     // Its single output is read by `node` alone.
-    const Word *predOutputs = &outputsOf[pred * numBufferWords];
-    unsigned numOutputs = 0, output = 0;
-    for (unsigned w = 0; w < numBufferWords; ++w) {
-      numOutputs += llvm::popcount(predOutputs[w]);
-      if (predOutputs[w])
-        output = w * 64 + llvm::countr_zero(predOutputs[w]);
-    }
-    if (numOutputs != 1 || buffers[output].kept || !isOnlyReader(output, node))
+    if (outputs[pred].size() != 1)
+      continue;
+    unsigned output = outputs[pred][0];
+    if (buffers[output].kept || !isOnlyReader(output, node))
       continue;
     // Bytes: v allocates no more than o, nor than u's step frees for sure.
     const LocalNode &u = localNodes[pred];
@@ -119,20 +111,22 @@ void SearchProblem::computeChains() {
 
   // A chain can only be free if the bytes it keeps do not exceed the bytes
   // of the inputs it may free.
+  // The balance of the chain from u is u's own plus that of the chain from
+  // forcedNext[u], a larger id: one pass from the last node down.
   mayFree.assign(numNodes, false);
-  for (unsigned node = 0; node < numNodes; ++node) {
-    int64_t balance = 0;
-    for (int next = node; next >= 0; next = forcedNext[next]) {
-      balance += localNodes[next].keptBytes;
-      for (unsigned input : localNodes[next].inputs)
-        if (!buffers[input].kept)
-          balance -= buffers[input].bytes;
-    }
-    mayFree[node] = balance <= 0;
+  SmallVector<int64_t> balance(numNodes, 0);
+  for (unsigned node = numNodes; node-- > 0;) {
+    balance[node] = localNodes[node].keptBytes;
+    for (unsigned input : localNodes[node].inputs)
+      if (!buffers[input].kept)
+        balance[node] -= buffers[input].bytes;
+    if (forcedNext[node] >= 0)
+      balance[node] += balance[forcedNext[node]];
+    mayFree[node] = balance[node] <= 0;
   }
 }
 
-void SearchProblem::computeBounds() {
+void SearchProblem::computeRelations() {
   // Ancestors and descendants; local ids are a topological order.
   ancestors.assign(size_t(numNodes) * numWords, 0);
   descendants.assign(size_t(numNodes) * numWords, 0);
@@ -149,42 +143,123 @@ void SearchProblem::computeBounds() {
       setBit(&descendants[node * numWords], succ);
     }
 
-  // Per node: the buffers live at its step if they exist, and those that
-  // surely exist by then.
+  // Per node: the buffers live at its step if they exist (read by it or a
+  // descendant, kept, or its own outputs), and those that surely exist by
+  // then (made before the problem, by an ancestor or by itself). One pass
+  // over the edges each way.
   numBufferWords = std::max<unsigned>(1, (buffers.size() + 63) / 64);
   neededAt.assign(size_t(numNodes) * numBufferWords, 0);
   madeBefore.assign(size_t(numNodes) * numBufferWords, 0);
-  outputsOf.assign(size_t(numNodes) * numBufferWords, 0);
   madeOutside.assign(numBufferWords, 0);
+  outputsOf.assign(size_t(numNodes) * numBufferWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node)
+    for (unsigned output : outputs[node])
+      setBit(&outputsOf[size_t(node) * numBufferWords], output);
+  SmallVector<Word> kept(numBufferWords, 0);
   for (auto [id, buffer] : llvm::enumerate(buffers)) {
     if (buffer.producer < 0)
       setBit(madeOutside.data(), id);
-    else
-      setBit(&outputsOf[buffer.producer * numBufferWords], id);
-    for (unsigned node = 0; node < numNodes; ++node) {
-      const Word *desc = &descendants[node * numWords];
-      const Word *anc = &ancestors[node * numWords];
-      bool needed = buffer.kept || buffer.producer == static_cast<int>(node) ||
-                    testBit(&userMask[id * numWords], node) ||
-                    intersects(&userMask[id * numWords], desc, numWords);
-      bool made = buffer.producer < 0 ||
-                  buffer.producer == static_cast<int>(node) ||
-                  testBit(anc, buffer.producer);
-      if (needed)
-        setBit(&neededAt[node * numBufferWords], id);
-      if (made)
-        setBit(&madeBefore[node * numBufferWords], id);
+    if (buffer.kept)
+      setBit(kept.data(), id);
+  }
+  for (unsigned node = 0; node < numNodes; ++node) {
+    Word *made = &madeBefore[size_t(node) * numBufferWords];
+    for (unsigned w = 0; w < numBufferWords; ++w)
+      made[w] |= madeOutside[w];
+    for (unsigned output : outputs[node])
+      setBit(made, output);
+    for (unsigned pred : preds[node]) {
+      const Word *predMade = &madeBefore[size_t(pred) * numBufferWords];
+      for (unsigned w = 0; w < numBufferWords; ++w)
+        made[w] |= predMade[w];
     }
   }
+  // First the buffers read by each node or a descendant.
+  for (unsigned node = numNodes; node-- > 0;) {
+    Word *needed = &neededAt[size_t(node) * numBufferWords];
+    for (unsigned input : localNodes[node].inputs)
+      setBit(needed, input);
+    for (unsigned succ : succs[node]) {
+      const Word *succNeeded = &neededAt[size_t(succ) * numBufferWords];
+      for (unsigned w = 0; w < numBufferWords; ++w)
+        needed[w] |= succNeeded[w];
+    }
+  }
+  for (unsigned node = 0; node < numNodes; ++node) {
+    Word *needed = &neededAt[size_t(node) * numBufferWords];
+    for (unsigned w = 0; w < numBufferWords; ++w)
+      needed[w] |= kept[w];
+    for (unsigned output : outputs[node])
+      setBit(needed, output);
+  }
 
+}
+
+void SearchProblem::computeStaticBounds(bool full) {
   // A buffer is live at v's step in every order if v reads or writes it, or
   // it is made before v (by an ancestor, or before the problem) and read
-  // after v (by a descendant) or kept.
-  globalBound = initialMem + unusedInputBytes;
-  for (unsigned node = 0; node < numNodes; ++node) {
-    stepBound.push_back(liveAtStep(node, madeOutside.data()));
-    globalBound = std::max(globalBound, stepBound.back());
+  // after v (by a descendant) or kept. The same sets as computeRelations,
+  // one word of 64 buffers at a time, so memory stays linear: a pass over
+  // the edges each way per word.
+  stepBound.assign(numNodes, 0);
+  for (unsigned node = 0; node < numNodes; ++node)
+    stepBound[node] = pinnedBytes + localNodes[node].stepBytes -
+                      localNodes[node].inPlaceSaving;
+  // Local: the inputs of each node, and the buffers made before the
+  // segment that it keeps, are live at its step in every order.
+  unsigned numBlocks = full ? (buffers.size() + 63) / 64 : 0;
+  if (!full) {
+    int64_t keptOutside = 0;
+    for (const LocalBuffer &buffer : buffers)
+      if (buffer.producer < 0 && buffer.kept)
+        keptOutside += buffer.bytes;
+    for (unsigned node = 0; node < numNodes; ++node) {
+      stepBound[node] += keptOutside;
+      for (unsigned input : localNodes[node].inputs)
+        if (buffers[input].producer >= 0 || !buffers[input].kept)
+          stepBound[node] += buffers[input].bytes;
+    }
   }
+  SmallVector<Word> made(numNodes), needed(numNodes), own(numNodes);
+  auto inBlock = [](unsigned buffer, unsigned block) {
+    return buffer / 64 == block;
+  };
+  for (unsigned block = 0; block < numBlocks; ++block) {
+    Word outside = 0, kept = 0;
+    for (unsigned b = block * 64;
+         b < std::min<size_t>(buffers.size(), (block + 1) * 64); ++b) {
+      if (buffers[b].producer < 0)
+        outside |= Word(1) << (b % 64);
+      if (buffers[b].kept)
+        kept |= Word(1) << (b % 64);
+    }
+    for (unsigned node = 0; node < numNodes; ++node) {
+      own[node] = 0;
+      for (unsigned output : outputs[node])
+        if (inBlock(output, block))
+          own[node] |= Word(1) << (output % 64);
+      made[node] = outside | own[node];
+      for (unsigned pred : preds[node])
+        made[node] |= made[pred];
+    }
+    for (unsigned node = numNodes; node-- > 0;) {
+      needed[node] = 0;
+      for (unsigned input : localNodes[node].inputs)
+        if (inBlock(input, block))
+          needed[node] |= Word(1) << (input % 64);
+      for (unsigned succ : succs[node])
+        needed[node] |= needed[succ];
+    }
+    for (unsigned node = 0; node < numNodes; ++node)
+      for (Word live = (needed[node] | kept) & made[node] & ~own[node]; live;
+           live &= live - 1)
+        stepBound[node] +=
+            buffers[block * 64 + llvm::countr_zero(live)].bytes;
+  }
+  globalBound = initialMem + unusedInputBytes;
+  for (unsigned node = 0; node < numNodes; ++node)
+    globalBound = std::max(globalBound, stepBound[node]);
+  nodesByBound.clear();
   for (unsigned node = 0; node < numNodes; ++node)
     nodesByBound.push_back(node);
   llvm::sort(nodesByBound, [&](unsigned a, unsigned b) {
@@ -192,27 +267,25 @@ void SearchProblem::computeBounds() {
   });
 }
 
-bool SearchProblem::isCut(unsigned node) const {
-  unsigned related = 1;
-  for (unsigned w = 0; w < numWords; ++w)
-    related += llvm::popcount(ancestors[node * numWords + w]) +
-               llvm::popcount(descendants[node * numWords + w]);
-  return related == numNodes;
-}
-
 /// Most inputs a target may choose to kill in getMoves; beyond, the moves
 /// would be too many.
 static constexpr unsigned kMaxKillChoices = 6;
 
-void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
+bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
                              const Word *ready, SmallVectorImpl<Word> &piles,
-                             SmallVectorImpl<unsigned> &targets) const {
+                             SmallVectorImpl<unsigned> &targets,
+                             std::chrono::steady_clock::time_point deadline)
+    const {
   piles.clear();
   targets.clear();
   bool idleRule = isIdleRuleOn(setIsEmpty);
   SmallVector<Word, 4> base(numWords), pile(numWords);
   SmallVector<SmallVector<Word, 4>, 4> choices;
+  SmallVector<unsigned> walk;
+  SmallVector<Word, 4> extra(numWords);
   for (unsigned node = 0; node < numNodes; ++node) {
+    if ((node & 63) == 63 && std::chrono::steady_clock::now() >= deadline)
+      return false;
     if (testBit(set, node))
       continue;
     bool isReady = testBit(ready, node);
@@ -239,7 +312,6 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       if (buffers[input].kept)
         continue;
       const Word *users = &userMask[input * numWords];
-      SmallVector<Word, 4> extra(numWords, 0);
       bool needsMore = false, possible = true;
       for (unsigned w = 0; w < numWords; ++w) {
         Word others = users[w] & ~set[w];
@@ -251,20 +323,28 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       }
       if (!possible || !needsMore)
         continue;
+      // Their unscheduled ancestors: a walk up the predecessors that stops
+      // at nodes already in `extra` or in the set, so it costs the nodes it
+      // adds, not a row of words per reader.
+      walk.clear();
       for (unsigned w = 0; w < numWords; ++w)
-        for (Word bits = extra[w]; bits; bits &= bits - 1) {
-          const Word *readerAnc =
-              &ancestors[(w * 64 + llvm::countr_zero(bits)) * numWords];
-          for (unsigned v = 0; v < numWords; ++v)
-            extra[v] |= readerAnc[v] & ~set[v];
-        }
+        for (Word bits = extra[w]; bits; bits &= bits - 1)
+          walk.push_back(w * 64 + llvm::countr_zero(bits));
+      while (!walk.empty()) {
+        unsigned next = walk.pop_back_val();
+        for (unsigned pred : preds[next])
+          if (!testBit(set, pred) && !testBit(extra.data(), pred)) {
+            setBit(extra.data(), pred);
+            walk.push_back(pred);
+          }
+      }
       if (llvm::any_of(llvm::zip_equal(extra, canIdle), [](auto pair) {
             return (std::get<0>(pair) & ~std::get<1>(pair)) != 0;
           }))
         continue;
       if (llvm::is_contained(choices, extra))
         continue;
-      choices.push_back(std::move(extra));
+      choices.push_back(extra);
     }
     // Too many choices: every ready node is a move of its own instead.
     if (choices.size() > kMaxKillChoices) {
@@ -275,7 +355,7 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
           piles.append(numWords, 0);
           targets.push_back(other);
         }
-      return;
+      return true;
     }
     for (unsigned mask = 0; mask < (1u << choices.size()); ++mask) {
       std::copy(base.begin(), base.end(), pile.begin());
@@ -287,15 +367,17 @@ void SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       targets.push_back(node);
     }
   }
+  return true;
 }
 
 int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {
   int64_t bytes =
       pinnedBytes + localNodes[node].stepBytes - localNodes[node].inPlaceSaving;
   for (unsigned w = 0; w < numBufferWords; ++w) {
-    Word live = neededAt[node * numBufferWords + w] &
-                (made[w] | madeBefore[node * numBufferWords + w]) &
-                ~outputsOf[node * numBufferWords + w];
+    // Its own outputs are in its step bytes already.
+    Word live = neededAt[size_t(node) * numBufferWords + w] &
+                (made[w] | madeBefore[size_t(node) * numBufferWords + w]) &
+                ~outputsOf[size_t(node) * numBufferWords + w];
     for (; live; live &= live - 1)
       bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
   }
@@ -307,7 +389,7 @@ int64_t SearchProblem::dynamicBound(const Word *set) const {
   for (unsigned node = 0; node < numNodes; ++node)
     if (testBit(set, node))
       for (unsigned w = 0; w < numBufferWords; ++w)
-        made[w] |= outputsOf[node * numBufferWords + w];
+        made[w] |= outputsOf[size_t(node) * numBufferWords + w];
   int64_t bound = 0;
   for (unsigned node = 0; node < numNodes; ++node)
     if (!testBit(set, node))
@@ -319,44 +401,170 @@ int64_t SearchProblem::evaluate(ArrayRef<unsigned> order) const {
   // Without ops, the inputs (and caller-owned buffers) are all there is.
   if (order.empty())
     return initialMem + unusedInputBytes;
-  SmallVector<Word> set(numWords, 0);
+  // Readers of each buffer still to run: the last one frees it.
+  SmallVector<unsigned> remaining(buffers.size());
+  for (auto [buffer, list] : llvm::enumerate(readers))
+    remaining[buffer] = list.size();
   int64_t mem = initialMem, peak = 0;
   for (auto [index, node] : llvm::enumerate(order)) {
     int64_t step, after;
-    transition(set.data(), index == 0, mem, node, step, after);
+    StepModel::step(
+        node, index == 0, mem,
+        [&](unsigned buffer) { return remaining[buffer] == 1; }, step, after);
+    for (unsigned input : localNodes[node].inputs)
+      --remaining[input];
     peak = std::max(peak, step);
     mem = after;
-    setBit(set.data(), node);
   }
   return peak;
 }
 
-int64_t SearchProblem::completeGreedily(Word *set, uint32_t size, int64_t mem,
-                                        int64_t peak,
+int64_t SearchProblem::completeGreedily(const Word *set, uint32_t size,
+                                        int64_t mem, int64_t peak,
                                         SmallVectorImpl<unsigned> &path,
                                         bool followChains,
                                         int64_t stopAt) const {
-  SmallVector<Word, 4> scratch(numWords);
-  SmallVector<unsigned> chain;
-  while (size < numNodes && peak < stopAt) {
-    int best = -1;
-    int64_t bestStep = 0, bestAfter = 0;
-    for (unsigned node = 0; node < numNodes; ++node) {
-      if (testBit(set, node) || !isReady(set, node))
-        continue;
-      std::copy(set, set + numWords, scratch.begin());
-      uint32_t scratchSize = size;
-      int64_t after = mem;
-      chain.clear();
-      int64_t step = runChain(scratch.data(), scratchSize, node, after, chain,
-                              followChains);
-      if (best < 0 || std::tie(step, after) < std::tie(bestStep, bestAfter)) {
-        best = node;
-        bestStep = step;
-        bestAfter = after;
+  // What is run, the readers of each buffer still to run (and the xor of
+  // their ids, which names the last one), and the predecessors of each node
+  // still to run.
+  SmallVector<bool> done(numNodes, false);
+  if (set)
+    for (unsigned node = 0; node < numNodes; ++node)
+      done[node] = testBit(set, node);
+  SmallVector<unsigned> remaining(buffers.size(), 0),
+      remainingXor(buffers.size(), 0), missing(numNodes, 0);
+  for (auto [buffer, list] : llvm::enumerate(readers))
+    for (unsigned reader : list)
+      if (!done[reader]) {
+        ++remaining[buffer];
+        remainingXor[buffer] ^= reader;
       }
+  for (unsigned node = 0; node < numNodes; ++node)
+    if (!done[node])
+      for (unsigned pred : preds[node])
+        missing[node] += !done[pred];
+
+  // A candidate's score depends on which buffers die in its chain. Buffer b
+  // dies at the last node of the chain that reads it iff the chain holds
+  // all of b's remaining readers, so a score can only change when b's
+  // remaining readers drop to as many as one forced chain holds.
+  SmallVector<int> chainPrev(numNodes, -1);
+  SmallVector<unsigned> mostOnAChain(buffers.size(), 1);
+  if (followChains) {
+    SmallVector<unsigned> chainOf(numNodes);
+    for (unsigned node = 0; node < numNodes; ++node) {
+      if (forcedNext[node] >= 0)
+        chainPrev[forcedNext[node]] = node;
+      chainOf[node] =
+          chainPrev[node] >= 0 ? chainOf[chainPrev[node]] : node;
     }
-    peak = std::max(peak, runChain(set, size, best, mem, path, followChains));
+    for (auto [buffer, list] : llvm::enumerate(readers)) {
+      // Readers are ascending and a chain's ids too, but chains interleave.
+      DenseMap<unsigned, unsigned> perChain;
+      for (unsigned reader : list)
+        mostOnAChain[buffer] =
+            std::max(mostOnAChain[buffer], ++perChain[chainOf[reader]]);
+    }
+  }
+
+  // The score of running `node` (and its chain) now, relative to the live
+  // bytes before it: the largest step and the bytes after.
+  auto score = [&](unsigned node) {
+    int64_t largest = std::numeric_limits<int64_t>::min(), relative = 0;
+    bool isFirst = size == 0;
+    SmallVector<unsigned, 8> ran;
+    for (int next = node; next >= 0;
+         next = followChains ? forcedNext[next] : -1) {
+      int64_t atStep, after;
+      StepModel::step(
+          next, isFirst, relative,
+          [&](unsigned buffer) { return remaining[buffer] == 1; }, atStep,
+          after);
+      largest = std::max(largest, atStep);
+      relative = after;
+      isFirst = false;
+      for (unsigned input : localNodes[next].inputs)
+        --remaining[input];
+      ran.push_back(next);
+    }
+    for (unsigned next : ran)
+      for (unsigned input : localNodes[next].inputs)
+        ++remaining[input];
+    return std::make_pair(largest, relative);
+  };
+
+  // Candidates by (step, bytes after, id); an entry is stale once its node
+  // is rescored (a newer version) or run.
+  using Entry = std::tuple<int64_t, int64_t, unsigned, unsigned>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> heap;
+  SmallVector<unsigned> version(numNodes, 0);
+  auto rescore = [&](unsigned node) {
+    if (done[node] || missing[node])
+      return;
+    auto [step, after] = score(node);
+    heap.push({step, after, node, ++version[node]});
+  };
+  auto rescoreAll = [&]() {
+    for (unsigned node = 0; node < numNodes; ++node)
+      rescore(node);
+  };
+  rescoreAll();
+
+  SmallVector<unsigned> dirty, newlyReady;
+  while (size < numNodes && peak < stopAt) {
+    assert(!heap.empty() && "no ready node in an incomplete order");
+    auto [ignoredStep, ignoredAfter, best, entryVersion] = heap.top();
+    heap.pop();
+    if (done[best] || entryVersion != version[best])
+      continue;
+    bool wasFirst = size == 0;
+    dirty.clear();
+    newlyReady.clear();
+    for (int next = best; next >= 0;
+         next = followChains ? forcedNext[next] : -1) {
+      int64_t atStep, after;
+      StepModel::step(
+          next, size == 0, mem,
+          [&](unsigned buffer) { return remaining[buffer] == 1; }, atStep,
+          after);
+      peak = std::max(peak, atStep);
+      mem = after;
+      done[next] = true;
+      ++size;
+      path.push_back(next);
+      for (unsigned input : localNodes[next].inputs) {
+        --remaining[input];
+        remainingXor[input] ^= next;
+        if (remaining[input] && remaining[input] <= mostOnAChain[input])
+          dirty.push_back(input);
+      }
+      for (unsigned succ : succs[next])
+        if (--missing[succ] == 0)
+          newlyReady.push_back(succ);
+    }
+    if (wasFirst) {
+      // Every score so far counted the first step's unused inputs.
+      rescoreAll();
+      continue;
+    }
+    for (unsigned node : newlyReady)
+      rescore(node);
+    for (unsigned buffer : dirty) {
+      auto rescoreChainOf = [&](unsigned reader) {
+        // The ready node whose chain runs `reader`.
+        unsigned head = reader;
+        while (chainPrev[head] >= 0 && !done[chainPrev[head]])
+          head = chainPrev[head];
+        rescore(head);
+      };
+      if (remaining[buffer] == 1) {
+        rescoreChainOf(remainingXor[buffer]);
+        continue;
+      }
+      for (unsigned reader : readers[buffer])
+        if (!done[reader])
+          rescoreChainOf(reader);
+    }
   }
   return peak;
 }

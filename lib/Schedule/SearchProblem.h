@@ -43,17 +43,35 @@ inline void setBit(Word *bits, unsigned i) {
 /// inputs of later ones; buffers read later are outputs.
 class SearchProblem : public StepModel {
 public:
-  /// Builds the problem of the nodes \p nodes (ascending ids) of \p problem,
-  /// where \p segmentOf gives the segment of every node and \p segment is the
-  /// one of \p nodes.
-  SearchProblem(const Problem &problem, llvm::ArrayRef<NodeId> nodes,
-                llvm::ArrayRef<unsigned> segmentOf, unsigned segment);
-  /// Builds the problem of the whole of \p problem.
-  explicit SearchProblem(const Problem &problem);
+  /// Builds the problem of segment \p segment of \p layout, a layout of
+  /// \p problem: the lists, forced chains, static bounds and greedy
+  /// completion, in time O((nodes + edges) * buffers / 64) and linear
+  /// memory. \p bounds says which static bounds to compute. The search
+  /// needs prepareSearch() first.
+  enum class Bounds {
+    /// None (for a greedy order alone): stepBound stays empty and
+    /// globalBound 0.
+    None,
+    /// Each node's inputs, outputs and workspace and the buffers kept
+    /// through the segment: O(nodes + edges), for a segment too large to
+    /// search, whose bound is only reported.
+    Local,
+    /// Also the buffers made by an ancestor and read by a descendant:
+    /// O((nodes + edges) * buffers / 64).
+    Full,
+  };
+  SearchProblem(const Problem &problem, const SegmentLayout &layout,
+                unsigned segment, Bounds bounds = Bounds::Full);
 
-  /// Returns true if every predecessor of \p node is in \p set.
+  /// Builds what only the search uses: the reader bitsets, ancestors,
+  /// descendants and the per-node buffer sets of dynamicBound (memory
+  /// quadratic in the segment). Does nothing the second time.
+  void prepareSearch();
+
+  /// Returns true if every predecessor of \p node is in \p set. Needs
+  /// prepareSearch().
   bool isReady(const Word *set, unsigned node) const {
-    const Word *predBits = &predMask[node * numWords];
+    const Word *predBits = &predMask[size_t(node) * numWords];
     for (unsigned w = 0; w < numWords; ++w)
       if (predBits[w] & ~set[w])
         return false;
@@ -94,12 +112,16 @@ public:
     return peak;
   }
 
-  /// Completes \p set memory-greedily: the ready node with the smallest step,
-  /// then the smallest live bytes after it, then the smallest id. Appends
-  /// the nodes to \p path and returns the peak, which starts at \p peak.
-  /// Stops early once the peak reaches \p stopAt.
-  int64_t completeGreedily(Word *set, uint32_t size, int64_t mem, int64_t peak,
-                           llvm::SmallVectorImpl<unsigned> &path,
+  /// Completes \p set (of \p size nodes; empty if null) memory-greedily:
+  /// the ready node (with its forced chain if \p followChains) with the
+  /// smallest step, then the smallest live bytes after it, then the
+  /// smallest id. Appends the nodes to \p path and returns the peak, which
+  /// starts at \p peak. Stops early once the peak reaches \p stopAt. Keeps
+  /// the candidates in a heap and rescores one only when a buffer it reads
+  /// loses readers to the point where it may die there, so a completion
+  /// costs O((nodes + edges) log nodes) on graphs of few forced chains.
+  int64_t completeGreedily(const Word *set, uint32_t size, int64_t mem,
+                           int64_t peak, llvm::SmallVectorImpl<unsigned> &path,
                            bool followChains, int64_t stopAt) const;
 
   /// Returns the static lower bound of the steps of nodes not in \p set.
@@ -116,9 +138,6 @@ public:
   /// read, or that are kept, are all live at v's step.
   int64_t dynamicBound(const Word *set) const;
 
-  /// Returns true if every node outside \p node's ancestors and descendants
-  /// is \p node itself: every order runs \p node at the same step.
-  bool isCut(unsigned node) const;
 
   /// Returns the local predecessors of \p node, ascending.
   llvm::ArrayRef<unsigned> getPreds(unsigned node) const { return preds[node]; }
@@ -180,9 +199,14 @@ public:
   /// kills, the input's other readers and their ancestors: one move per
   /// choice of killed inputs. After an empty set with unused inputs, every
   /// ready node is a move of its own.
-  void getMoves(const Word *set, bool setIsEmpty, const Word *ready,
+  ///
+  /// Reads the clock every 64 nodes and returns false, with the moves
+  /// incomplete, once \p deadline has passed (the safety stop).
+  bool getMoves(const Word *set, bool setIsEmpty, const Word *ready,
                 llvm::SmallVectorImpl<Word> &piles,
-                llvm::SmallVectorImpl<unsigned> &targets) const;
+                llvm::SmallVectorImpl<unsigned> &targets,
+                std::chrono::steady_clock::time_point deadline =
+                    std::chrono::steady_clock::time_point::max()) const;
 
   /// The nodes that may idle: no workspace, no output that dies at once
   /// (unread and not kept), and outputs that some node of the problem
@@ -192,6 +216,11 @@ public:
   unsigned numWords = 0;
   /// Local successors and predecessors of each node.
   llvm::SmallVector<llvm::SmallVector<unsigned, 4>> succs, preds;
+  /// Local readers of each local buffer, ascending; local outputs of each
+  /// node (pinned ones left out).
+  llvm::SmallVector<llvm::SmallVector<unsigned, 2>> readers, outputs;
+  /// True once prepareSearch() ran.
+  bool searchReady = false;
   /// Static lower bound of each node's step, and of the whole problem.
   llvm::SmallVector<int64_t> stepBound;
   int64_t globalBound = 0;
@@ -224,19 +253,18 @@ private:
   }
   /// Returns true if \p node is the only reader of \p buffer.
   bool isOnlyReader(unsigned buffer, unsigned node) const {
-    const Word *users = &userMask[buffer * numWords];
-    for (unsigned w = 0; w < numWords; ++w)
-      if (users[w] != (w == node / 64 ? Word(1) << (node % 64) : 0))
-        return false;
-    return true;
+    return readers[buffer].size() == 1 && readers[buffer][0] == node;
   }
   /// Returns the bytes live at \p node's step in every order in which the
   /// buffers of \p made exist before it: those it or a descendant reads or
   /// that are kept, made by \p made, by an ancestor or before the problem,
   /// plus its own step bytes.
   int64_t liveAtStep(unsigned node, const Word *made) const;
-  /// Computes ancestors, descendants and the static bounds.
-  void computeBounds();
+  /// Computes ancestors, descendants and the per-node buffer sets.
+  void computeRelations();
+  /// Computes stepBound, globalBound and nodesByBound; with \p full, the
+  /// buffers made by ancestors and read by descendants count too.
+  void computeStaticBounds(bool full);
   /// Finds chains u -> v along which v can always follow u at once: v's only
   /// predecessor is u, v is the only reader of u's single output o, v adds
   /// no more bytes than o holds, and v's step adds no more than u's step
@@ -298,16 +326,13 @@ searchExact(const SearchProblem &problem,
             const std::function<void(const Progress &)> &onProgress,
             uint64_t statesBefore);
 
-/// Returns the segments of \p whole: maximal runs of nodes between cut nodes
-/// (each cut node is a segment of its own), in schedule order
-/// (Segments.cpp).
-llvm::SmallVector<llvm::SmallVector<NodeId>>
-findSegments(const SearchProblem &whole);
+/// Returns the static lower bound of \p problem: the largest static bound
+/// of its segments (Segments.cpp).
+int64_t computeStaticBound(const Problem &problem);
 
 /// The exact engine: cuts \p problem into segments, searches each and joins
-/// their orders (Segments.cpp).
-Result scheduleExactly(const Problem &problem, const SearchProblem &whole,
-                       const Limits &limits);
+/// their orders (Segments.cpp). The limits bound the whole call.
+Result scheduleExactly(const Problem &problem, const Limits &limits);
 
 } // namespace schedule
 } // namespace memopt

@@ -14,59 +14,115 @@
 
 #include "SearchProblem.h"
 
+#include <chrono>
 #include <limits>
 #include <memory>
 
 using namespace llvm;
 using namespace mlir::memopt::schedule;
 
-/// Returns the restriction of \p order (global ids) to \p problem, as local
-/// ids.
-static SmallVector<unsigned> restrictOrder(const SearchProblem &problem,
-                                           ArrayRef<NodeId> order) {
-  SmallVector<unsigned> local;
-  for (NodeId node : order)
-    if (problem.localOf[node] >= 0)
-      local.push_back(problem.localOf[node]);
+SmallVector<NodeId>
+mlir::memopt::schedule::findSegmentBegins(const Problem &problem) {
+  // Node ids are topological, so a path from u to v only visits ids in
+  // [u, v]. Hence every u < v is an ancestor of v iff each u < v has a
+  // successor <= v (then, inductively, a path to v), and every w > v is a
+  // descendant of v iff each w > v has a predecessor >= v. Such a v is
+  // ordered against every other node: a cut.
+  unsigned n = problem.getNumNodes();
+  constexpr unsigned kNone = std::numeric_limits<unsigned>::max();
+  SmallVector<unsigned> minSucc(n, kNone);
+  for (NodeId node = 0; node < n; ++node)
+    for (NodeId pred : problem.getNode(node).preds)
+      minSucc[pred] = std::min<unsigned>(minSucc[pred], node);
+  // allAbove[v]: every w > v has a predecessor >= v.
+  SmallVector<bool> allAbove(n, true);
+  int64_t minMaxPred = std::numeric_limits<int64_t>::max();
+  for (NodeId node = n; node-- > 0;) {
+    allAbove[node] = minMaxPred >= static_cast<int64_t>(node);
+    ArrayRef<NodeId> preds = problem.getNode(node).preds;
+    minMaxPred = std::min<int64_t>(minMaxPred,
+                                   preds.empty() ? -1 : int64_t(preds.back()));
+  }
+  SmallVector<NodeId> begins;
+  bool open = false;
+  unsigned maxMinSucc = 0;
+  for (NodeId node = 0; node < n; ++node) {
+    bool isCut = (node == 0 || maxMinSucc <= node) && allAbove[node];
+    maxMinSucc = std::max(maxMinSucc, minSucc[node]);
+    if (!isCut) {
+      if (!open)
+        begins.push_back(node);
+      open = true;
+      continue;
+    }
+    begins.push_back(node);
+    open = false;
+  }
+  return begins;
+}
+
+/// Returns, for every segment of \p layout, the restriction of \p order
+/// (global ids) to it, as local ids.
+static SmallVector<SmallVector<unsigned>>
+restrictOrder(const SegmentLayout &layout, ArrayRef<NodeId> order) {
+  SmallVector<SmallVector<unsigned>> local(layout.size());
+  for (NodeId node : order) {
+    unsigned segment = layout.segmentOf[node];
+    local[segment].push_back(node - layout.getFirst(segment));
+  }
   return local;
 }
 
-/// Returns the segments of \p whole: maximal runs of nodes between cut nodes
-/// (each cut node is a segment of its own), in schedule order.
-SmallVector<SmallVector<NodeId>>
-mlir::memopt::schedule::findSegments(const SearchProblem &whole) {
-  SmallVector<SmallVector<NodeId>> segments(1);
-  for (unsigned node = 0; node < whole.numNodes; ++node) {
-    // Node ids are topological and a cut node is ordered against every
-    // other node, so the nodes before it in id order are its ancestors.
-    if (!whole.isCut(node)) {
-      segments.back().push_back(node);
-      continue;
-    }
-    if (!segments.back().empty())
-      segments.emplace_back();
-    segments.back().push_back(node);
-    segments.emplace_back();
+int64_t mlir::memopt::schedule::computeStaticBound(const Problem &problem) {
+  SegmentLayout layout(problem, findSegmentBegins(problem));
+  // Without nodes, the inputs (and caller-owned buffers) are all there is.
+  int64_t bound = 0;
+  if (layout.size() == 0) {
+    StepModel empty(problem, layout, 0);
+    return empty.initialMem + empty.unusedInputBytes;
   }
-  if (segments.back().empty())
-    segments.pop_back();
-  return segments;
+  // As the exact engine bounds them under the default node budget.
+  for (unsigned segment = 0; segment < layout.size(); ++segment)
+    bound = std::max(
+        bound,
+        SearchProblem(problem, layout, segment,
+                      layout.getEnd(segment) - layout.getFirst(segment) <=
+                              kDefaultMaxSearchNodes
+                          ? SearchProblem::Bounds::Full
+                          : SearchProblem::Bounds::Local)
+            .globalBound);
+  return bound;
 }
 
 Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
-                                               const SearchProblem &whole,
                                                const Limits &limits) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point deadline =
+      limits.timeLimitMs
+          ? limits.start.value_or(Clock::now()) +
+                std::chrono::milliseconds(limits.timeLimitMs)
+          : Clock::time_point::max();
   Result result;
+  SegmentLayout layout(problem, findSegmentBegins(problem));
+  if (layout.size() == 0) {
+    StepModel empty(problem, layout, 0);
+    result.lowerBound = empty.initialMem + empty.unusedInputBytes;
+    return result;
+  }
   // Every order runs the segments one after the other, so each is scheduled
   // on its own and the peak is the largest segment peak.
-  SmallVector<SmallVector<NodeId>> heuristics = {
-      problem.getInputOrder(), greedyOrder(whole), kahnOrder(problem),
-      reversePostOrder(problem)};
-  SmallVector<SmallVector<NodeId>> segmentNodes = findSegments(whole);
-  SmallVector<unsigned> segmentOf(problem.getNumNodes());
-  for (auto [index, nodes] : llvm::enumerate(segmentNodes))
-    for (NodeId node : nodes)
-      segmentOf[node] = index;
+  SmallVector<SmallVector<NodeId>> heuristics = {problem.getInputOrder()};
+  {
+    SearchProblem whole(problem, SegmentLayout(problem), 0,
+                        SearchProblem::Bounds::None);
+    heuristics.push_back(greedyOrder(whole));
+  }
+  heuristics.push_back(kahnOrder(problem));
+  heuristics.push_back(reversePostOrder(problem));
+  SmallVector<SmallVector<SmallVector<unsigned>>> restricted;
+  for (ArrayRef<NodeId> order : heuristics)
+    restricted.push_back(restrictOrder(layout, order));
+  heuristics.clear();
 
   struct Segment {
     std::unique_ptr<SearchProblem> problem;
@@ -74,17 +130,24 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
     int64_t peak;
   };
   SmallVector<Segment> segments;
-  int64_t target = whole.globalBound;
-  for (auto [index, nodes] : llvm::enumerate(segmentNodes)) {
+  int64_t target = 0;
+  for (unsigned index = 0; index < layout.size(); ++index) {
     Segment segment;
-    segment.problem =
-        std::make_unique<SearchProblem>(problem, nodes, segmentOf, index);
+    // A segment over the node budget is not searched: its bound is only
+    // reported, and the local one costs linear time.
+    bool searchable = !limits.maxSearchNodes ||
+                      layout.getEnd(index) - layout.getFirst(index) <=
+                          limits.maxSearchNodes;
+    segment.problem = std::make_unique<SearchProblem>(
+        problem, layout, index,
+        searchable ? SearchProblem::Bounds::Full
+                   : SearchProblem::Bounds::Local);
     const SearchProblem &part = *segment.problem;
     // Incumbent: the best restriction of the whole-problem heuristics and
     // the greedy order of the segment, preferring the file order on ties.
     SmallVector<SmallVector<unsigned>> candidates;
-    for (ArrayRef<NodeId> order : heuristics)
-      candidates.push_back(restrictOrder(part, order));
+    for (auto &perSegment : restricted)
+      candidates.push_back(std::move(perSegment[index]));
     candidates.push_back(greedyOrder(part));
     segment.peak = std::numeric_limits<int64_t>::max();
     for (SmallVector<unsigned> &candidate : candidates) {
@@ -107,15 +170,27 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
     return std::make_pair(-segments[a].peak, a) <
            std::make_pair(-segments[b].peak, b);
   });
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point deadline =
-      limits.timeLimitMs
-          ? Clock::now() + std::chrono::milliseconds(limits.timeLimitMs)
-          : Clock::time_point::max();
   for (unsigned index : byPeak) {
     Segment &segment = segments[index];
     if (segment.peak <= target)
       continue;
+    auto stop = [&](StopReason reason) {
+      if (result.stoppedBy == StopReason::None)
+        result.stoppedBy = reason;
+      target = std::max(target, segment.problem->globalBound);
+    };
+    // The node budget: a search state of a huge segment costs too much.
+    if (limits.maxSearchNodes &&
+        segment.problem->numNodes > limits.maxSearchNodes) {
+      stop(StopReason::Nodes);
+      continue;
+    }
+    // Setting up may have used up the time already.
+    if (Clock::now() >= deadline) {
+      stop(StopReason::Clock);
+      continue;
+    }
+    segment.problem->prepareSearch();
     SearchOutcome outcome = searchExact(
         *segment.problem, deadline, limits.maxStates, segment.order,
         segment.peak, target, limits.onProgress, result.statesExplored);

@@ -11,6 +11,7 @@
 
 #include "MemOpt/Schedule/StepModel.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 
 #include <algorithm>
@@ -18,53 +19,114 @@
 using namespace llvm;
 using namespace mlir::memopt::schedule;
 
-StepModel::StepModel(const Problem &problem)
-    : StepModel(problem, problem.getInputOrder(),
-                SmallVector<unsigned>(problem.getNumNodes(), 0), 0) {}
+SegmentLayout::SegmentLayout(const Problem &problem)
+    : SegmentLayout(problem, problem.getNumNodes()
+                                 ? ArrayRef<NodeId>(NodeId(0))
+                                 : ArrayRef<NodeId>()) {}
 
-StepModel::StepModel(const Problem &problem, ArrayRef<NodeId> nodeIds,
-                     ArrayRef<unsigned> segmentOf, unsigned segment)
-    : nodes(nodeIds.begin(), nodeIds.end()) {
-  numNodes = nodes.size();
-  localOf.assign(problem.getNumNodes(), -1);
-  for (auto [local, global] : llvm::enumerate(nodes))
-    localOf[global] = local;
-
-  // Classify every buffer relative to this segment.
-  localBufferOf.assign(problem.getNumBuffers(), -1);
+SegmentLayout::SegmentLayout(const Problem &problem, ArrayRef<NodeId> firsts)
+    : begins(firsts.begin(), firsts.end()) {
+  unsigned numNodes = problem.getNumNodes();
+  begins.push_back(numNodes);
+  unsigned numSegments = size();
+  segmentOf.resize(numNodes);
+  for (unsigned segment = 0; segment < numSegments; ++segment)
+    for (NodeId node = getFirst(segment); node < getEnd(segment); ++node)
+      segmentOf[node] = segment;
+  touched.resize(numSegments);
+  // Bytes added to the untouched bytes of segments [a, b) as +bytes at a and
+  // -bytes at b; a segment that touches the buffer takes it back.
+  SmallVector<int64_t> delta(numSegments + 1, 0);
+  int64_t pinnedBytes = 0;
   for (auto [id, buffer] : llvm::enumerate(problem.getBuffers())) {
     if (buffer.pinned) {
       pinnedBytes += buffer.bytes;
       continue;
     }
-    unsigned producerSegment =
-        buffer.producer ? segmentOf[*buffer.producer] : 0;
-    if (buffer.producer && producerSegment > segment)
-      continue;
-    bool readHere = false, readLater = false;
-    for (NodeId reader : buffer.readers) {
-      readHere |= segmentOf[reader] == segment;
-      readLater |= segmentOf[reader] > segment;
-    }
-    bool kept = buffer.isGraphOutput || readLater;
-    bool madeHere = buffer.producer && producerSegment == segment;
-    if (!madeHere && !readHere) {
-      if (buffer.producer || segment != 0 || kept) {
-        // Live through the whole segment, or dead before it.
-        if (kept)
-          pinnedBytes += buffer.bytes;
-        continue;
-      }
+    // Segments that read it, ascending and unique (readers are sorted).
+    SmallVector<unsigned, 4> readSegments;
+    for (NodeId reader : buffer.readers)
+      if (readSegments.empty() || readSegments.back() != segmentOf[reader])
+        readSegments.push_back(segmentOf[reader]);
+    bool madeInside = buffer.producer.has_value();
+    unsigned from = madeInside ? segmentOf[*buffer.producer] : 0;
+    if (madeInside)
+      touched[from].push_back(id);
+    for (unsigned segment : readSegments)
+      if (!madeInside || segment != from)
+        touched[segment].push_back(id);
+    if (!madeInside && readSegments.empty() && !buffer.isGraphOutput) {
       unusedInputBytes += buffer.bytes;
       continue;
     }
+    // Live, untouched, in the segments after `from` (all of them for an
+    // input) up to the last reader's, or to the end if returned.
+    unsigned begin = madeInside ? from + 1 : 0;
+    unsigned end = buffer.isGraphOutput ? numSegments
+                   : readSegments.empty() ? begin
+                                          : readSegments.back();
+    if (begin >= end)
+      continue;
+    delta[begin] += buffer.bytes;
+    delta[end] -= buffer.bytes;
+    for (unsigned segment : readSegments)
+      if (segment >= begin && segment < end) {
+        delta[segment] -= buffer.bytes;
+        delta[segment + 1] += buffer.bytes;
+      }
+  }
+  untouchedBytes.resize(numSegments);
+  int64_t running = 0;
+  for (unsigned segment = 0; segment < numSegments; ++segment) {
+    running += delta[segment];
+    untouchedBytes[segment] = running + pinnedBytes;
+  }
+}
+
+StepModel::StepModel(const Problem &problem)
+    : StepModel(problem, SegmentLayout(problem), 0) {}
+
+StepModel::StepModel(const Problem &problem, const SegmentLayout &layout,
+                     unsigned segment) {
+  if (segment >= layout.size()) {
+    // No nodes: every input is unused, every caller-owned buffer pinned.
+    unusedInputBytes = layout.unusedInputBytes;
+    for (const Buffer &buffer : problem.getBuffers())
+      if (buffer.pinned || (buffer.isGraphInput() && buffer.isGraphOutput))
+        pinnedBytes += buffer.bytes;
+    initialMem = pinnedBytes;
+    return;
+  }
+  firstNode = layout.getFirst(segment);
+  numNodes = layout.getEnd(segment) - firstNode;
+  for (NodeId node = firstNode; node < firstNode + numNodes; ++node)
+    nodes.push_back(node);
+  ArrayRef<unsigned> segmentOf = layout.segmentOf;
+
+  // Classify the buffers the segment makes or reads; the others are live
+  // through it untouched (layout.untouchedBytes) or dead.
+  pinnedBytes = layout.untouchedBytes[segment];
+  if (segment == 0)
+    unusedInputBytes = layout.unusedInputBytes;
+  DenseMap<BufferId, unsigned> localBufferOf;
+  for (BufferId id : layout.touched[segment]) {
+    const Buffer &buffer = problem.getBuffer(id);
+    bool readLater = !buffer.readers.empty() &&
+                     segmentOf[buffer.readers.back()] > segment;
+    bool kept = buffer.isGraphOutput || readLater;
+    bool madeHere = buffer.producer && segmentOf[*buffer.producer] == segment;
     localBufferOf[id] = buffers.size();
+    globalBuffers.push_back(id);
     buffers.push_back(
-        {buffer.bytes, madeHere ? localOf[*buffer.producer] : -1, kept});
+        {buffer.bytes, madeHere ? getLocal(*buffer.producer) : -1, kept});
     if (!madeHere)
       initialMem += buffer.bytes;
   }
   initialMem += pinnedBytes;
+  auto lookup = [&](BufferId id) {
+    auto it = localBufferOf.find(id);
+    return it == localBufferOf.end() ? -1 : static_cast<int>(it->second);
+  };
 
   localNodes.resize(numNodes);
   for (unsigned node = 0; node < numNodes; ++node) {
@@ -72,12 +134,13 @@ StepModel::StepModel(const Problem &problem, ArrayRef<NodeId> nodeIds,
     LocalNode &local = localNodes[node];
     local.stepBytes = info.workspaceBytes;
     for (BufferId input : info.inputs)
-      if (localBufferOf[input] >= 0)
-        local.inputs.push_back(localBufferOf[input]);
+      if (int localInput = lookup(input); localInput >= 0)
+        local.inputs.push_back(localInput);
     for (BufferId output : info.outputs) {
-      if (localBufferOf[output] < 0)
+      int localOutput = lookup(output);
+      if (localOutput < 0)
         continue; // Pinned.
-      const LocalBuffer &buffer = buffers[localBufferOf[output]];
+      const LocalBuffer &buffer = buffers[localOutput];
       local.outputBytes += buffer.bytes;
       if (buffer.kept || !problem.getBuffer(output).readers.empty())
         local.keptBytes += buffer.bytes;
@@ -87,7 +150,7 @@ StepModel::StepModel(const Problem &problem, ArrayRef<NodeId> nodeIds,
     // returned and not read by a later segment.
     if (!info.inPlaceInput)
       continue;
-    int localInput = localBufferOf[*info.inPlaceInput];
+    int localInput = lookup(*info.inPlaceInput);
     if (localInput < 0 || buffers[localInput].kept)
       continue;
     local.inPlaceInput = localInput;
@@ -112,7 +175,7 @@ replay(const StepModel &model, ArrayRef<NodeId> order,
           peak = order.empty() ? mem + model.unusedInputBytes : 0;
   unsigned peakStep = 0;
   for (auto [index, global] : llvm::enumerate(order)) {
-    unsigned node = model.localOf[global];
+    unsigned node = model.getLocal(global);
     int64_t step, after;
     model.step(
         node, index == 0, mem,

@@ -114,6 +114,8 @@ void MemorySchedulePass::runOnOperation() {
     return signalPassFailure();
   }
   int64_t budgetBytes = budget;
+  // The time limit covers the whole pass, building the graph included.
+  auto start = std::chrono::steady_clock::now();
   BufferLiveness analysis(func, getCostModelOptions());
   if (!analysis.isValid())
     return signalPassFailure();
@@ -128,8 +130,9 @@ void MemorySchedulePass::runOnOperation() {
     return signalPassFailure();
   }
 
-  auto start = std::chrono::steady_clock::now();
   schedule::Limits limits{timeLimitMs, maxStates};
+  limits.start = start;
+  limits.maxSearchNodes = maxSearchNodes;
   if (progressMs) {
     // Progress goes to the diagnostics only; the search does not see it.
     auto lastReport = start;
@@ -189,9 +192,13 @@ void MemorySchedulePass::runOnOperation() {
         << gap << " bytes); "
         << (result.stoppedBy == schedule::StopReason::States
                 ? "stopped by the state budget (max-states)"
+            : result.stoppedBy == schedule::StopReason::Nodes
+                ? "a segment has more ops than the search takes on "
+                  "(max-search-nodes), so it keeps its best heuristic order"
                 : "stopped by the clock, a safety stop that depends on the "
                   "machine (time-limit-ms); use max-states for a "
-                  "reproducible result");
+                  "reproducible result")
+        << "; the order is valid and peaks no higher than the input order";
   }
 
   if (budgetBytes > 0 && result.peakBytes > budgetBytes) {

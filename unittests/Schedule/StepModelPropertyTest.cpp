@@ -25,6 +25,7 @@
 #include "rapidcheck/gtest.h"
 
 #include <algorithm>
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <ostream>
@@ -619,4 +620,298 @@ TEST(SchedulerTest, FreeBlockRuleIsSound) {
   EXPECT_EQ(bruteForceOptimum(problem), 121);
   EXPECT_EQ(evaluatePeak(problem, {0, 1, 2, 3, 5, 4}), 121);
   EXPECT_EQ(scheduleForMemory(problem, Algorithm::Exact).peakBytes, 121);
+}
+
+//===----------------------------------------------------------------------===//
+// Segments and the greedy order at scale
+//===----------------------------------------------------------------------===//
+
+namespace {
+/// Returns, by brute force, the first node of every segment of \p problem:
+/// a node related (ancestor or descendant, by a transitive closure) to every
+/// other node is a cut and a segment of its own; the runs between cuts are
+/// the other segments.
+std::vector<NodeId> bruteForceSegmentBegins(const Problem &problem) {
+  unsigned n = problem.getNumNodes();
+  std::vector<std::vector<bool>> reaches(n, std::vector<bool>(n, false));
+  for (NodeId node = 0; node < n; ++node)
+    for (NodeId pred : problem.getNode(node).preds) {
+      reaches[pred][node] = true;
+      for (NodeId above = 0; above < n; ++above)
+        if (reaches[above][pred])
+          reaches[above][node] = true;
+    }
+  std::vector<NodeId> begins;
+  bool previousIsCut = true;
+  for (NodeId node = 0; node < n; ++node) {
+    bool isCut = true;
+    for (NodeId other = 0; other < n; ++other)
+      if (other != node && !reaches[other][node] && !reaches[node][other])
+        isCut = false;
+    if (isCut || previousIsCut)
+      begins.push_back(node);
+    previousIsCut = isCut;
+  }
+  return begins;
+}
+
+/// Returns the memory-greedy order of \p problem by direct simulation,
+/// without the step model: keep the set of live buffers; at each step run
+/// the ready node with the smallest step (live bytes, plus its outputs and
+/// workspace, less its in-place saving if its input dies), then the
+/// smallest live bytes after it, then the smallest id.
+std::vector<NodeId> naiveGreedyOrder(const Problem &problem) {
+  unsigned n = problem.getNumNodes();
+  std::vector<bool> done(n, false), live(problem.getNumBuffers(), false);
+  std::vector<unsigned> readersLeft(problem.getNumBuffers());
+  for (BufferId b = 0; b < problem.getNumBuffers(); ++b) {
+    const Buffer &buffer = problem.getBuffer(b);
+    readersLeft[b] = buffer.readers.size();
+    // Inputs and pinned buffers exist before the first step.
+    live[b] = buffer.pinned || !buffer.producer;
+  }
+  auto keeps = [&](BufferId b) {
+    const Buffer &buffer = problem.getBuffer(b);
+    return buffer.pinned || buffer.isGraphOutput;
+  };
+  std::vector<NodeId> order;
+  while (order.size() < n) {
+    int best = -1;
+    int64_t bestStep = 0, bestAfter = 0;
+    for (NodeId node = 0; node < n; ++node) {
+      const Node &info = problem.getNode(node);
+      if (done[node] || !llvm::all_of(info.preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        continue;
+      int64_t before = 0;
+      for (BufferId b = 0; b < problem.getNumBuffers(); ++b)
+        if (live[b])
+          before += problem.getBuffer(b).bytes;
+      int64_t step = before + info.workspaceBytes, after = before;
+      int64_t allocated = info.workspaceBytes;
+      for (BufferId output : info.outputs) {
+        const Buffer &buffer = problem.getBuffer(output);
+        if (buffer.pinned)
+          continue; // Live already.
+        step += buffer.bytes;
+        allocated += buffer.bytes;
+        if (!buffer.readers.empty() || buffer.isGraphOutput)
+          after += buffer.bytes;
+      }
+      for (BufferId input : info.inputs)
+        if (readersLeft[input] == 1 && !keeps(input)) {
+          after -= problem.getBuffer(input).bytes;
+          if (info.inPlaceInput == input)
+            step -= std::min(info.inPlaceSaving, allocated);
+        }
+      // Unread, unkept inputs are live at the first step only.
+      if (order.empty())
+        for (BufferId b = 0; b < problem.getNumBuffers(); ++b) {
+          const Buffer &buffer = problem.getBuffer(b);
+          if (!buffer.producer && buffer.readers.empty() && !keeps(b))
+            after -= buffer.bytes;
+        }
+      if (best < 0 || std::tie(step, after) < std::tie(bestStep, bestAfter)) {
+        best = node;
+        bestStep = step;
+        bestAfter = after;
+      }
+    }
+    const Node &info = problem.getNode(best);
+    if (order.empty())
+      for (BufferId b = 0; b < problem.getNumBuffers(); ++b) {
+        const Buffer &buffer = problem.getBuffer(b);
+        if (!buffer.producer && buffer.readers.empty() && !keeps(b))
+          live[b] = false;
+      }
+    for (BufferId input : info.inputs)
+      if (--readersLeft[input] == 0 && !keeps(input))
+        live[input] = false;
+    for (BufferId output : info.outputs) {
+      const Buffer &buffer = problem.getBuffer(output);
+      live[output] =
+          buffer.pinned || !buffer.readers.empty() || buffer.isGraphOutput;
+    }
+    done[best] = true;
+    order.push_back(best);
+  }
+  return order;
+}
+
+/// Returns a problem shaped like the scale benchmark's graphs, with random
+/// sizes: a fan-out of \p width branches of one input, each a forced chain
+/// of \p depth nodes, summed by a chain of adds; with \p ladder, rungs of a
+/// residual ladder follow.
+Problem makeFanOut(unsigned width, unsigned depth, bool ladder,
+                   const std::vector<int64_t> &sizes) {
+  Problem problem;
+  size_t next = 0;
+  auto size = [&] { return sizes[next++ % sizes.size()]; };
+  auto addNode = [&](llvm::SmallVector<BufferId, 4> inputs) {
+    Node node;
+    llvm::sort(inputs);
+    node.inputs.assign(inputs.begin(), inputs.end());
+    for (BufferId input : inputs)
+      if (std::optional<NodeId> producer = problem.getBuffer(input).producer)
+        node.preds.push_back(*producer);
+    llvm::sort(node.preds);
+    node.preds.erase(std::unique(node.preds.begin(), node.preds.end()),
+                     node.preds.end());
+    NodeId id = problem.addNode(node);
+    for (BufferId input : inputs)
+      problem.getBuffer(input).readers.push_back(id);
+    Buffer output;
+    output.bytes = size();
+    output.producer = id;
+    BufferId made = problem.addBuffer(output);
+    problem.getNode(id).outputs.push_back(made);
+    return made;
+  };
+  Buffer input;
+  input.bytes = size();
+  BufferId source = problem.addBuffer(input);
+  std::vector<BufferId> branches;
+  for (unsigned b = 0; b < width; ++b) {
+    BufferId value = addNode({source});
+    for (unsigned d = 1; d < depth; ++d)
+      value = addNode({value});
+    branches.push_back(value);
+  }
+  BufferId sum = branches[0];
+  for (unsigned b = 1; b < width; ++b)
+    sum = addNode({sum, branches[b]});
+  if (ladder)
+    for (unsigned r = 0; r < width; ++r)
+      sum = addNode({sum, addNode({sum})});
+  problem.getBuffer(sum).isGraphOutput = true;
+  return problem;
+}
+} // namespace
+
+// The linear cut test (a node is a cut iff every smaller id has a successor
+// at or below it and every larger id a predecessor at or above it) finds the
+// segments the transitive closure finds.
+RC_GTEST_PROP(SegmentProperty, SegmentBeginsMatchBruteForce, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/14);
+  llvm::SmallVector<NodeId> begins = findSegmentBegins(problem);
+  RC_ASSERT(std::vector<NodeId>(begins.begin(), begins.end()) ==
+            bruteForceSegmentBegins(problem));
+}
+
+// The step models of the segments, built from the layout in time of their
+// own size, replay every order to the brute-force profile: their steps,
+// one segment after the other, are the steps of the whole.
+RC_GTEST_PROP(SegmentProperty, SegmentModelsReplayTheWhole, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/14);
+  std::vector<NodeId> order = genOrder(problem);
+  std::vector<int64_t> expected = bruteForceSteps(problem, order);
+  SegmentLayout layout(problem, findSegmentBegins(problem));
+  std::vector<int64_t> steps;
+  for (unsigned segment = 0; segment < layout.size(); ++segment) {
+    StepModel model(problem, layout, segment);
+    std::vector<unsigned> remaining(model.buffers.size(), 0);
+    for (const StepModel::LocalNode &node : model.localNodes)
+      for (unsigned input : node.inputs)
+        ++remaining[input];
+    int64_t mem = model.initialMem;
+    bool isFirst = true;
+    // Every order runs the segments in turn, so the order's nodes of this
+    // segment are consecutive.
+    for (NodeId global : order) {
+      int local = model.getLocal(global);
+      if (local < 0)
+        continue;
+      int64_t atStep, after;
+      model.step(
+          local, isFirst, mem,
+          [&](unsigned buffer) { return remaining[buffer] == 1; }, atStep,
+          after);
+      for (unsigned input : model.localNodes[local].inputs)
+        --remaining[input];
+      steps.push_back(atStep);
+      mem = after;
+      isFirst = false;
+    }
+  }
+  RC_ASSERT(steps == expected);
+}
+
+// The heap-based greedy order is the greedy order of the definition.
+RC_GTEST_PROP(SegmentProperty, GreedyMatchesNaiveGreedy, ()) {
+  Problem problem = *rc::gen::oneOf(genProblem(/*maxNodes=*/16),
+                                    genInPlaceProblem(/*maxNodes=*/16));
+  Result greedy = scheduleForMemory(problem, Algorithm::Greedy);
+  RC_ASSERT(std::vector<NodeId>(greedy.order.begin(), greedy.order.end()) ==
+            naiveGreedyOrder(problem));
+}
+
+// Fan-outs of forced chains and residual ladders, a few hundred nodes: the
+// exact engine returns a valid order no worse than the greedy one and proves
+// a bound no larger than its peak; the greedy order is the naive one.
+RC_GTEST_PROP(SegmentProperty, LargeFanOutsAndLadders, ()) {
+  unsigned width = *rc::gen::inRange(1u, 40u);
+  unsigned depth = *rc::gen::inRange(1u, 5u);
+  bool ladder = *rc::gen::arbitrary<bool>();
+  std::vector<int64_t> sizes =
+      *rc::gen::container<std::vector<int64_t>>(
+          5, rc::gen::inRange<int64_t>(1, 5));
+  for (int64_t &size : sizes)
+    size *= 16;
+  Problem problem = makeFanOut(width, depth, ladder, sizes);
+  RC_ASSERT(succeeded(problem.check()));
+  Result greedy = scheduleForMemory(problem, Algorithm::Greedy);
+  RC_ASSERT(std::vector<NodeId>(greedy.order.begin(), greedy.order.end()) ==
+            naiveGreedyOrder(problem));
+  Limits limits;
+  limits.timeLimitMs = 0;
+  limits.maxStates = 20000;
+  Result exact = scheduleForMemory(problem, Algorithm::Exact, limits);
+  RC_ASSERT(succeeded(problem.verify(exact.order)));
+  std::vector<NodeId> order(exact.order.begin(), exact.order.end());
+  RC_ASSERT(exact.peakBytes == bruteForcePeak(problem, order));
+  RC_ASSERT(exact.peakBytes <= greedy.peakBytes);
+  RC_ASSERT(exact.peakBytes <= exact.inputPeakBytes);
+  RC_ASSERT(exact.lowerBound <= exact.peakBytes);
+}
+
+// The node budget keeps a segment larger than it out of the search: the
+// order is the best heuristic one, valid and no worse than the input, and
+// the result says which limit stopped it. Deterministic.
+RC_GTEST_PROP(SegmentProperty, NodeBudgetIsSoundAndDeterministic, ()) {
+  Problem problem = *genProblem(/*maxNodes=*/10);
+  int64_t optimum = bruteForceOptimum(problem);
+  Limits limits;
+  limits.timeLimitMs = 0;
+  limits.maxSearchNodes = *rc::gen::inRange<uint64_t>(1, 4);
+  Result result = scheduleForMemory(problem, Algorithm::Exact, limits);
+  RC_ASSERT(succeeded(problem.verify(result.order)));
+  RC_ASSERT(result.lowerBound <= optimum);
+  RC_ASSERT(optimum <= result.peakBytes);
+  RC_ASSERT(result.peakBytes <= result.inputPeakBytes);
+  RC_ASSERT(result.stoppedBy != StopReason::Clock);
+  RC_ASSERT(result.limitReached == (result.stoppedBy != StopReason::None));
+  if (result.stoppedBy == StopReason::None)
+    RC_ASSERT(result.optimal);
+  Result again = scheduleForMemory(problem, Algorithm::Exact, limits);
+  RC_ASSERT(again.order == result.order);
+  RC_ASSERT(again.stoppedBy == result.stoppedBy);
+}
+
+// A time limit used up before the search (1 ms on a problem whose set-up
+// alone takes longer is not reliable, so: a start 1 s in the past) stops
+// every search before it begins; the order is still valid and no worse than
+// the input order, and the result says the clock stopped it.
+TEST(SegmentTest, ExpiredClockStillGivesAValidOrder) {
+  // 3 branches of depth 2: the file order runs all branches first.
+  Problem problem = makeFanOut(3, 2, false, {16, 32, 48});
+  Limits limits;
+  limits.timeLimitMs = 1;
+  limits.start = std::chrono::steady_clock::now() - std::chrono::seconds(1);
+  Result result = scheduleForMemory(problem, Algorithm::Exact, limits);
+  ASSERT_TRUE(succeeded(problem.verify(result.order)));
+  EXPECT_LE(result.peakBytes, result.inputPeakBytes);
+  Result unlimited = scheduleForMemory(problem, Algorithm::Exact);
+  EXPECT_LE(result.lowerBound, unlimited.peakBytes);
+  if (!result.optimal)
+    EXPECT_EQ(result.stoppedBy, StopReason::Clock);
 }

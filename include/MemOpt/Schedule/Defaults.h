@@ -32,6 +32,13 @@ constexpr uint64_t kDefaultMaxStates = 4000000;
 /// under kDefaultMaxStates needs at most 125,952 (docs/CortexM.md).
 constexpr uint64_t kDefaultCompileMaxStates = 250000;
 
+/// Default node budget of the exact search: a segment with more nodes is not
+/// searched (it keeps its best heuristic order, with its static bound). The
+/// search's moves and bounds cost time and memory quadratic in a segment's
+/// nodes, so this keeps one state cheap; the largest segment of the
+/// benchmark models has under a thousand nodes (docs/Scale.md).
+constexpr uint64_t kDefaultMaxSearchNodes = 4096;
+
 } // namespace schedule
 } // namespace memopt
 } // namespace mlir

@@ -22,6 +22,7 @@
 #include "MemOpt/Schedule/Problem.h"
 #include "llvm/ADT/StringRef.h"
 
+#include <chrono>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -64,10 +65,18 @@ struct Limits {
   Limits(uint64_t timeLimitMs, uint64_t maxStates)
       : timeLimitMs(timeLimitMs), maxStates(maxStates) {}
 
-  /// Wall-clock safety stop of the search in milliseconds; 0 means none.
+  /// Wall-clock safety stop in milliseconds, counted from `start`; 0 means
+  /// none. It bounds the whole call (segmentation, heuristics and search).
   uint64_t timeLimitMs = kDefaultTimeLimitMs;
+  /// When the time limit started; unset: when scheduleForMemory is called.
+  /// A pass sets it to its own start so that the limit also covers building
+  /// the problem.
+  std::optional<std::chrono::steady_clock::time_point> start;
   /// Largest number of distinct search states kept; 0 means none.
   uint64_t maxStates = kDefaultMaxStates;
+  /// Largest segment the exact search takes on, in nodes; a larger one keeps
+  /// its best heuristic order. 0 means none. Deterministic, like maxStates.
+  uint64_t maxSearchNodes = kDefaultMaxSearchNodes;
   /// If set, called every 1024 expansions of the exact search. It only
   /// observes: the search and its result do not depend on it.
   std::function<void(const Progress &)> onProgress;
@@ -79,11 +88,14 @@ enum class StopReason {
   None,
   /// The state budget (Limits::maxStates); deterministic.
   States,
+  /// The node budget (Limits::maxSearchNodes): a segment too large to
+  /// search; deterministic.
+  Nodes,
   /// The wall clock (Limits::timeLimitMs); depends on the machine.
   Clock,
 };
 
-/// Returns "none", "states" or "clock".
+/// Returns "none", "states", "nodes" or "clock".
 llvm::StringRef stringifyStopReason(StopReason reason);
 
 /// The outcome of scheduling one problem.

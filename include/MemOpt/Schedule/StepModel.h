@@ -52,6 +52,46 @@ Evaluation evaluate(const Problem &problem, llvm::ArrayRef<NodeId> order);
 /// Returns the peak of \p order (as evaluate(), without the profile).
 int64_t evaluatePeak(const Problem &problem, llvm::ArrayRef<NodeId> order);
 
+/// Returns the first node of every segment of \p problem: maximal runs of
+/// nodes between cut nodes (nodes that are an ancestor or a descendant of
+/// every other node; each is a segment of its own), in id order. Every order
+/// runs the segments one after the other. O(nodes + edges).
+llvm::SmallVector<NodeId> findSegmentBegins(const Problem &problem);
+
+/// How a Problem is cut into segments: runs of consecutive node ids that
+/// every order schedules one after the other. Says, per segment, which
+/// buffers it makes or reads and how many bytes stay live through it
+/// untouched, so that building the StepModel of one segment costs time in
+/// its own size, not in the whole problem's.
+struct SegmentLayout {
+  /// The layout of \p problem cut before each node of \p begins (ascending,
+  /// starting with 0 when there are nodes).
+  SegmentLayout(const Problem &problem, llvm::ArrayRef<NodeId> begins);
+  /// The layout of \p problem as one segment.
+  explicit SegmentLayout(const Problem &problem);
+
+  /// Returns the number of segments.
+  unsigned size() const { return begins.size() - 1; }
+  /// Returns the nodes of segment \p segment: ids [first, last).
+  NodeId getFirst(unsigned segment) const { return begins[segment]; }
+  NodeId getEnd(unsigned segment) const { return begins[segment + 1]; }
+
+  /// The first node of every segment, then the number of nodes.
+  llvm::SmallVector<NodeId> begins;
+  /// The segment of every node.
+  llvm::SmallVector<unsigned> segmentOf;
+  /// Per segment, the buffers it makes or reads (pinned buffers left out),
+  /// ascending.
+  llvm::SmallVector<llvm::SmallVector<BufferId, 4>> touched;
+  /// Per segment, the bytes live through it without being made or read
+  /// there: pinned buffers, and buffers made before it that a later segment
+  /// reads or that are returned.
+  llvm::SmallVector<int64_t> untouchedBytes;
+  /// Graph inputs that nobody reads and nobody keeps: live at the first step
+  /// of the first segment only.
+  int64_t unusedInputBytes = 0;
+};
+
 /// The step rule applied to the nodes of one segment of a Problem: a run of
 /// nodes that every order schedules after the nodes of earlier segments and
 /// before those of later ones (the whole problem is one segment). Buffers
@@ -82,10 +122,10 @@ public:
 
   /// The model of the whole of \p problem.
   explicit StepModel(const Problem &problem);
-  /// The model of segment \p segment of \p problem, whose nodes are
-  /// \p nodes (ascending ids), where \p segmentOf gives every node's segment.
-  StepModel(const Problem &problem, llvm::ArrayRef<NodeId> nodes,
-            llvm::ArrayRef<unsigned> segmentOf, unsigned segment);
+  /// The model of segment \p segment of \p layout, a layout of
+  /// \p problem; costs time in the segment's nodes and buffers only.
+  StepModel(const Problem &problem, const SegmentLayout &layout,
+            unsigned segment);
 
   /// THE step rule: computes \p atStep, the bytes live at the step that
   /// runs local node \p node when \p mem bytes are live before it, and
@@ -109,13 +149,19 @@ public:
     }
   }
 
-  /// The global ids of the nodes; local id i is `nodes[i]`.
+  /// Returns the local id of node \p global, or -1 outside the segment.
+  int getLocal(NodeId global) const {
+    return global >= firstNode && global < firstNode + numNodes
+               ? static_cast<int>(global - firstNode)
+               : -1;
+  }
+
+  /// The global ids of the nodes, consecutive; local id i is `nodes[i]`.
   llvm::SmallVector<NodeId> nodes;
-  /// The local id of every node of the problem, or -1 outside the segment.
-  llvm::SmallVector<int> localOf;
-  /// The local id of every buffer of the problem, or -1 if the segment
-  /// neither makes nor reads it (or it is pinned).
-  llvm::SmallVector<int> localBufferOf;
+  /// The global id of local node 0.
+  NodeId firstNode = 0;
+  /// The global id of every local buffer.
+  llvm::SmallVector<BufferId> globalBuffers;
   unsigned numNodes = 0;
   llvm::SmallVector<LocalBuffer> buffers;
   llvm::SmallVector<LocalNode> localNodes;

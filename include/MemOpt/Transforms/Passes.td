@@ -134,9 +134,14 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     `algorithm=exact` (default) searches sets of scheduled ops best-first with
     admissible lower bounds, an upper bound from heuristics and a dominance
     rule (see `docs/Scheduling.md`); when it finishes, the order is proven
-    optimal. If a limit (`time-limit-ms`, `max-states`) stops it, it keeps the
-    best order found, emits a remark with the gap to the proven lower bound,
-    and never returns an order worse than the input. Baselines:
+    optimal. If a limit (`max-states`, `max-search-nodes`, or the safety stop
+    `time-limit-ms`) stops it, it keeps the best order found, emits a remark
+    with the gap to the proven lower bound and the limit that stopped it, and
+    never returns an order worse than the input. The state and node budgets
+    are deterministic; the time limit covers the whole pass (building the
+    graph included) and is only a safety stop. On graphs without choices
+    (chains, fan-outs, residual ladders, concat trees) the pass runs in
+    about O(n log n) time (`docs/Scale.md`). Baselines:
     `input` (file order, what TFLite runs), `kahn` (breadth-first
     topological order), `rpo` (reverse post-order) and `greedy` (smallest step
     first; falls back to the input order if that is better).
@@ -166,12 +171,17 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
            "(default: exact)">,
     Option<"timeLimitMs", "time-limit-ms", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultTimeLimitMs",
-           "Time limit of the exact search per function, in milliseconds "
-           "(0: none; default: 10000)">,
+           "Time limit of the pass per function, building the graph "
+           "included, in milliseconds; a safety stop (0: none; default: "
+           "10000)">,
     Option<"maxStates", "max-states", "uint64_t",
            /*default=*/"::mlir::memopt::schedule::kDefaultMaxStates",
            "Most search states the exact search keeps per function "
            "(0: no limit; default: 4000000)">,
+    Option<"maxSearchNodes", "max-search-nodes", "uint64_t",
+           /*default=*/"::mlir::memopt::schedule::kDefaultMaxSearchNodes",
+           "Largest segment, in ops, the exact search takes on; a larger one "
+           "keeps its best heuristic order (0: no limit; default: 4096)">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory of the device in bytes; fail if the order "
            "needs more (0: no budget; default: 0)">,
