@@ -17,26 +17,17 @@
  *   const unsigned numModelOutputs;
  *   const struct ModelOutput modelOutputs[];
  *
- * The glue calls the model through measuredCall() (below), so that its
+ * The glue calls the model through measuredCall() (icount.h), so that its
  * instructions can be counted; before the model, main() measures an empty
- * call and a calibration loop of known length the same way. Two counters:
- *
- *  - SysTick on the CPU clock, read before and after each measured call.
- *    Under `qemu-system-arm -icount shift=0` virtual time advances 1 ns per
- *    instruction, so on the MPS2 boards (25 MHz) SysTick ticks once every
- *    40 instructions. The firmware prints, for each measured call in order,
- *    `ICOUNT <name> systick=<ticks>` (names: empty, calibration, model).
- *  - icount-plugin.c, a QEMU TCG plugin, counts every instruction between
- *    the markers icountBegin and icountEnd of the trampoline icountCall
- *    (exactly: the call instruction and every instruction of the call),
- *    in total and per function.
- *
- * The calibration loop of ICOUNT_CALIBRATION_ITERATIONS iterations is
- * 2 * iterations + 2 instructions (see icountCalibrationLoop).
+ * call and a calibration loop of known length the same way
+ * (icountCalibrate). The measured calls, in order: empty, calibration,
+ * model.
  *
  * Exit code 0: ran, canary intact, outputs written; anything else: failure.
  *
  *===----------------------------------------------------------------------===*/
+
+#include "icount.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -53,86 +44,6 @@ extern const unsigned numModelOutputs;
 extern const struct ModelOutput modelOutputs[];
 void runModel(void *arena);
 
-/// A function called through measuredCall: up to four arguments in r0-r3.
-typedef void (*MeasuredFn)(void *, void *, void *, void *);
-
-/// Calls \p fn(a0, a1, a2, a3) between the markers icountBegin and
-/// icountEnd (see icount-plugin.c): `blx` to fn is the instruction at
-/// icountBegin, the one after the call is at icountEnd.
-void icountCall(void *a0, void *a1, void *a2, void *a3, MeasuredFn fn);
-__asm__(".text\n"
-        ".syntax unified\n"
-        ".thumb\n"
-        ".global icountCall\n"
-        ".global icountBegin\n"
-        ".global icountEnd\n"
-        ".type icountCall, %function\n"
-        ".thumb_func\n"
-        "icountCall:\n"
-        "  push {r4, lr}\n"
-        "  ldr r4, [sp, #8]\n"
-        "icountBegin:\n"
-        "  blx r4\n"
-        "icountEnd:\n"
-        "  pop {r4, pc}\n"
-        ".size icountCall, . - icountCall\n"
-        "\n"
-        /* r0 iterations (at least 1) of two instructions, then the return:
-           2 * r0 + 1 instructions, 2 * r0 + 2 with icountCall's blx. */
-        ".global icountCalibrationLoop\n"
-        ".type icountCalibrationLoop, %function\n"
-        ".thumb_func\n"
-        "icountCalibrationLoop:\n"
-        "1:\n"
-        "  subs r0, r0, #1\n"
-        "  bne 1b\n"
-        "  bx lr\n"
-        ".size icountCalibrationLoop, . - icountCalibrationLoop\n"
-        "\n"
-        ".global icountEmpty\n"
-        ".type icountEmpty, %function\n"
-        ".thumb_func\n"
-        "icountEmpty:\n"
-        "  bx lr\n"
-        ".size icountEmpty, . - icountEmpty\n");
-void icountCalibrationLoop(void *iterations, void *, void *, void *);
-void icountEmpty(void *, void *, void *, void *);
-
-#define ICOUNT_CALIBRATION_ITERATIONS 1000000u
-
-/* SysTick (ARMv7-M ARM B3.3), counting down from 2^24 - 1 on the CPU clock;
-   its interrupt counts the wraps (startup.c). */
-#define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
-#define SYST_RVR (*(volatile uint32_t *)0xE000E014u)
-#define SYST_CVR (*(volatile uint32_t *)0xE000E018u)
-extern volatile uint32_t sysTickWraps;
-
-/// SysTick ticks since sysTickStart().
-static uint64_t sysTickNow(void) {
-  uint32_t wraps, value;
-  do {
-    wraps = sysTickWraps;
-    value = SYST_CVR;
-  } while (wraps != sysTickWraps);
-  return ((uint64_t)wraps << 24) + (0xFFFFFFu - value);
-}
-
-static void sysTickStart(void) {
-  SYST_RVR = 0xFFFFFFu;
-  SYST_CVR = 0;
-  SYST_CSR = 7u; /* enable, interrupt, CPU clock */
-}
-
-/// Calls \p fn through icountCall and prints its SysTick ticks as
-/// `ICOUNT <name> systick=<ticks>`.
-void measuredCall(const char *name, void *a0, void *a1, void *a2, void *a3,
-                  MeasuredFn fn) {
-  uint64_t start = sysTickNow();
-  icountCall(a0, a1, a2, a3, fn);
-  uint64_t ticks = sysTickNow() - start;
-  printf("ICOUNT %s systick=%llu\n", name, (unsigned long long)ticks);
-}
-
 extern uint8_t __sram_start[];
 extern uint8_t __sram_end[];
 
@@ -144,10 +55,7 @@ static uint8_t canaryAt(const uint8_t *p) {
 }
 
 int main(void) {
-  sysTickStart();
-  measuredCall("empty", 0, 0, 0, 0, icountEmpty);
-  measuredCall("calibration", (void *)ICOUNT_CALIBRATION_ITERATIONS, 0, 0, 0,
-               icountCalibrationLoop);
+  icountCalibrate();
 
   /* The arena starts 4 KiB into the activation SRAM, so there is canary on
      both sides of it. */

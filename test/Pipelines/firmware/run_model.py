@@ -9,7 +9,8 @@
 #   1. mem-opt-compile -> model.o + model.h (the code under test);
 #   2. seeded random inputs from mem-opt-run, embedded as C arrays in
 #      model_glue.c;
-#   3. arm-none-eabi-gcc builds the firmware (startup.c, main.c, link.ld);
+#   3. arm-none-eabi-gcc builds the firmware (startup.c, icount.c, main.c,
+#      link.ld);
 #   4. qemu-system-arm runs it under `timeout`; the firmware checks the canary
 #      around the arena and writes the outputs to out.bin by semihosting;
 #   5. the same TOSA function runs on the host (mem-opt-run: upstream MLIR's
@@ -161,9 +162,9 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     open(path, "w").write("\n".join(lines) + "\n")
 
 
-# Instruction counting (--icount). main.c measures three calls in this
+# Instruction counting (--icount). The firmware measures three calls in this
 # order: an empty function, a calibration loop and the model.
-CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS in main.c
+CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS, icount.h
 # The CPU clock of each board, which drives SysTick: under -icount shift=0
 # an instruction takes 1 ns, so a tick is 1e9 / clock instructions.
 BOARD_CLOCK_HZ = {"mps2-an386": 25000000, "mps2-an500": 25000000}
@@ -220,7 +221,7 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
                 "SysTick for %s" % (cpu, len(windows), sorted(ticks))], False
     empty, calibration, model = (w[0] for w in windows)
     # icountCall's blx and icountEmpty's bx lr; the loop: blx, two
-    # instructions per iteration and bx lr (main.c).
+    # instructions per iteration and bx lr (icount.c).
     expected = [2, 2 * CALIBRATION_ITERATIONS + 2]
     if [empty, calibration] != expected:
         lines.append("FAIL %s: plugin counted %d and %d instructions on the "
@@ -231,7 +232,7 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
     per_tick = 1e9 / BOARD_CLOCK_HZ[board]
     sys_calibration = (int(ticks["calibration"]) - int(ticks["empty"])) * \
         per_tick + empty
-    if abs(sys_calibration - calibration) > per_tick:
+    if abs(sys_calibration - calibration) > 2 * per_tick:
         lines.append("FAIL %s: SysTick gives %d instructions on the "
                      "calibration loop, the plugin %d" % (
                          cpu, sys_calibration, calibration))
@@ -255,7 +256,9 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
             "%.3f" % (instructions / macs) if macs else "-",
             arena.group(1) if arena else "-",
             *(flash.groups() if flash else ("-", "-", "-"))))
-    if abs(sys_model - instructions) > per_tick + handler:
+    # Each of the two samples of a call is late by less than a tick, and the
+    # empty call's ticks are subtracted: at most two ticks off.
+    if abs(sys_model - instructions) > 2 * per_tick + handler:
         lines.append("FAIL %s: SysTick gives %d instructions, the plugin %d" %
                      (cpu, sys_model, instructions))
         ok = False
@@ -373,8 +376,9 @@ def main():
         elf = os.path.join(work, "fw.elf")
         run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
             gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",
-                        os.path.join(here, "link.ld"), "-I", work,
-                        os.path.join(here, "startup.c"),
+                        os.path.join(here, "link.ld"), "-I", work, "-I",
+                        here, os.path.join(here, "startup.c"),
+                        os.path.join(here, "icount.c"),
                         os.path.join(here, "main.c"), glue, obj, "-o", elf,
                         "-lm"])
         qemu_icount = []
