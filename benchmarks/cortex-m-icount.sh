@@ -9,14 +9,17 @@
 # host run (int8 bit-exact) and the canary around the arena, and the model
 # call's instructions are counted twice: exactly, by a QEMU TCG plugin
 # (test/Pipelines/firmware/icount-plugin.c), and by SysTick under
-# `-icount shift=0` (one tick every 40 instructions at 25 MHz), after both
+# `-icount shift=0` (one tick every 40 instructions at 25 MHz, 31.25 at the
+# 32 MHz of mps3-an547), after both
 # counters are checked on a calibration loop of known length. Prints a
 # Markdown table: instructions per inference (the plugin's), MACs,
 # instructions per MAC, arena and flash (the object's code + constants).
 #
 # Usage: benchmarks/cortex-m-icount.sh [options] [model.{tflite,mlir} ...]
 #   --build DIR         mem-opt's build directory (default build)
-#   --cpu CPU           cortex-m4 and/or cortex-m7 (default both; repeatable)
+#   --cpu CPU           cortex-m4 (mps2-an386), cortex-m7 (mps2-an500),
+#                       cortex-m55 (mps3-an547); default all three;
+#                       repeatable
 #   --functions         also print every function's instructions (per layer:
 #                       mem-opt-compile emits one function per layer)
 #   --compile-arg ARG   passed to mem-opt-compile (repeatable)
@@ -54,7 +57,7 @@ while [ $# -gt 0 ]; do
     *) MODELS+=("$1"); shift ;;
   esac
 done
-[ ${#CPUS[@]} -gt 0 ] || CPUS=(cortex-m4 cortex-m7)
+[ ${#CPUS[@]} -gt 0 ] || CPUS=(cortex-m4 cortex-m7 cortex-m55)
 BUILD=$(cd "$BUILD" && pwd)
 if [ -z "$WORK" ]; then
   WORK=$(mktemp -d)

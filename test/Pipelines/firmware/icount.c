@@ -76,6 +76,9 @@ void sysTickStart(void) {
   SYST_RVR = 0xFFFFFFu;
   SYST_CVR = 0;
   SYST_CSR = 7u; /* enable, interrupt, CPU clock */
+  /* The counter reads 0 until its first tick loads the reload value. */
+  while (SYST_CVR == 0) {
+  }
 }
 
 void measuredCall(const char *name, void *a0, void *a1, void *a2, void *a3,

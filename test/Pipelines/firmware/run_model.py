@@ -34,7 +34,10 @@ import numpy as np
 BOARDS = {
     "cortex-m4": ("mps2-an386", ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16"]),
     "cortex-m7": ("mps2-an500", ["-mcpu=cortex-m7", "-mfpu=fpv5-d16"]),
+    "cortex-m55": ("mps3-an547", ["-mcpu=cortex-m55"]),
 }
+# The linker script of each board (link.ld unless listed).
+LINKER_SCRIPTS = {"mps3-an547": "link-an547.ld"}
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 CTYPES = {
     "float": (np.float32, "float"),
@@ -167,7 +170,8 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
 CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS, icount.h
 # The CPU clock of each board, which drives SysTick: under -icount shift=0
 # an instruction takes 1 ns, so a tick is 1e9 / clock instructions.
-BOARD_CLOCK_HZ = {"mps2-an386": 25000000, "mps2-an500": 25000000}
+BOARD_CLOCK_HZ = {"mps2-an386": 25000000, "mps2-an500": 25000000,
+                  "mps3-an547": 32000000}
 
 
 def build_plugin(here, work):
@@ -376,7 +380,9 @@ def main():
         elf = os.path.join(work, "fw.elf")
         run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
             gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",
-                        os.path.join(here, "link.ld"), "-I", work, "-I",
+                        os.path.join(here, LINKER_SCRIPTS.get(board,
+                                                              "link.ld")),
+                        "-I", work, "-I",
                         here, os.path.join(here, "startup.c"),
                         os.path.join(here, "icount.c"),
                         os.path.join(here, "main.c"), glue, obj, "-o", elf,
