@@ -52,7 +52,7 @@ while [ $# -gt 0 ]; do
     --compile-arg) COMPILE_ARGS+=("--compile-arg=$2"); shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --work) WORK=$2; shift 2 ;;
-    -h|--help) sed -n '/^# Usage/,/^#===/p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '/^# Usage/,/^#===/{/^#===/!p}' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "unknown option $1" >&2; exit 1 ;;
     *) MODELS+=("$1"); shift ;;
   esac
