@@ -9,16 +9,25 @@
  * bytes inside the activation SRAM; every other byte of that SRAM holds a
  * canary that is checked after the run, so a plan that writes outside its
  * arena fails. The generated glue (model_glue.c, written by run_model.py)
- * embeds the inputs and calls the model:
+ * embeds the inputs and calls the model (through
+ * `measuredCall("model", ...)`):
  *
  *   const unsigned modelArenaSize, modelArenaAlign;
  *   void runModel(void *arena);
  *   const unsigned numModelOutputs;
  *   const struct ModelOutput modelOutputs[];
  *
+ * The glue calls the model through measuredCall() (icount.h), so that its
+ * instructions can be counted; before the model, main() measures an empty
+ * call and a calibration loop of known length the same way
+ * (icountCalibrate). The measured calls, in order: empty, calibration,
+ * model.
+ *
  * Exit code 0: ran, canary intact, outputs written; anything else: failure.
  *
  *===----------------------------------------------------------------------===*/
+
+#include "icount.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -46,6 +55,8 @@ static uint8_t canaryAt(const uint8_t *p) {
 }
 
 int main(void) {
+  icountCalibrate();
+
   /* The arena starts 4 KiB into the activation SRAM, so there is canary on
      both sides of it. */
   uintptr_t align = modelArenaAlign ? modelArenaAlign : 16;

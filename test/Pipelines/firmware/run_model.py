@@ -9,7 +9,8 @@
 #   1. mem-opt-compile -> model.o + model.h (the code under test);
 #   2. seeded random inputs from mem-opt-run, embedded as C arrays in
 #      model_glue.c;
-#   3. arm-none-eabi-gcc builds the firmware (startup.c, main.c, link.ld);
+#   3. arm-none-eabi-gcc builds the firmware (startup.c, icount.c, main.c,
+#      link.ld);
 #   4. qemu-system-arm runs it under `timeout`; the firmware checks the canary
 #      around the arena and writes the outputs to out.bin by semihosting;
 #   5. the same TOSA function runs on the host (mem-opt-run: upstream MLIR's
@@ -33,7 +34,10 @@ import numpy as np
 BOARDS = {
     "cortex-m4": ("mps2-an386", ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16"]),
     "cortex-m7": ("mps2-an500", ["-mcpu=cortex-m7", "-mfpu=fpv5-d16"]),
+    "cortex-m55": ("mps3-an547", ["-mcpu=cortex-m55"]),
 }
+# The linker script of each board (link.ld unless listed).
+LINKER_SCRIPTS = {"mps3-an547": "link-an547.ld"}
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 CTYPES = {
     "float": (np.float32, "float"),
@@ -114,6 +118,9 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     copied out after it."""
     lines = ['#include "%s"' % os.path.basename(header), "",
              "struct ModelOutput { const void *data; unsigned bytes; };",
+             "typedef void (*MeasuredFn)(void *, void *, void *, void *);",
+             "void measuredCall(const char *name, void *a0, void *a1, "
+             "void *a2, void *a3, MeasuredFn fn);",
              "const unsigned modelArenaSize = %d;" % arena,
              "const unsigned modelArenaAlign = %d;" % align]
     for i, ((shape, ctype), array) in enumerate(zip(inputs, arrays)):
@@ -127,7 +134,8 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
         body = ["char *base = (char *)arena;"]
         body += ["memcpy(base + %d, in%d, sizeof(in%d));" % (off, i, i)
                  for i, off in enumerate(offsets["IN"])]
-        body.append("%s(arena);" % fn)
+        body.append('measuredCall("model", arena, 0, 0, 0, (MeasuredFn)%s);'
+                    % fn)
         body += ["memcpy(out%d, base + %d, sizeof(out%d));" % (i, off, i)
                  for i, off in enumerate(offsets["OUT"])]
         lines.insert(0, "#include <string.h>")
@@ -137,13 +145,133 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
         args += ["out%d" % i for i in range(len(outputs))]
         if has_arena:
             args.append("arena")
-        lines.append("void runModel(void *arena) { (void)arena; %s(%s); }" %
-                     (fn, ", ".join(args)))
+        if len(args) <= 4:
+            # The model itself is the measured call.
+            call = 'measuredCall("model", %s, (MeasuredFn)%s);' % (", ".join(
+                ["(void *)" + a for a in args] + ["0"] * (4 - len(args))), fn)
+        else:
+            # More arguments than registers: the measured call is a wrapper
+            # (a few instructions more than the model).
+            lines.append("static void callModel(void *arena, void *a1, "
+                         "void *a2, void *a3) { (void)a1; (void)a2; "
+                         "(void)a3; (void)arena; %s(%s); }" %
+                         (fn, ", ".join(args)))
+            call = 'measuredCall("model", arena, 0, 0, 0, callModel);'
+        lines.append("void runModel(void *arena) { (void)arena; %s }" % call)
     lines.append("const unsigned numModelOutputs = %d;" % len(outputs))
     lines.append("const struct ModelOutput modelOutputs[] = {%s};" % ", ".join(
         "{out%d, sizeof(out%d)}" % (i, i) for i in range(len(outputs))) +
                  ("" if outputs else "{0, 0}"))
     open(path, "w").write("\n".join(lines) + "\n")
+
+
+# Instruction counting (--icount). The firmware measures three calls in this
+# order: an empty function, a calibration loop and the model.
+CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS, icount.h
+# The CPU clock of each board, which drives SysTick: under -icount shift=0
+# an instruction takes 1 ns, so a tick is 1e9 / clock instructions.
+BOARD_CLOCK_HZ = {"mps2-an386": 25000000, "mps2-an500": 25000000,
+                  "mps3-an547": 32000000}
+
+
+def build_plugin(here, work):
+    """Builds icount-plugin.c for the host; returns the .so's path."""
+    so = os.path.join(work, "icount-plugin.so")
+    run(["cc", "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-o", so,
+         os.path.join(here, "icount-plugin.c")])
+    return so
+
+
+def icount_args(plugin, elf, work):
+    """QEMU's options that count the firmware's instructions: -icount
+    shift=0 (1 ns of virtual time per instruction, for SysTick) and the
+    plugin, given the firmware's function symbols and markers."""
+    symbols, markers = [], {}
+    for line in run(["arm-none-eabi-nm", "-S", "--defined-only",
+                     elf]).splitlines():
+        fields = line.split()
+        if len(fields) == 4 and fields[2] in "tTwW":
+            symbols.append("%s %s %s" % (fields[0], fields[1], fields[3]))
+        elif len(fields) == 3 and fields[2] in ("icountBegin", "icountEnd"):
+            markers[fields[2]] = fields[0]
+    path = os.path.join(work, "symbols.txt")
+    open(path, "w").write("\n".join(symbols) + "\n")
+    return ["-icount", "shift=0", "-plugin",
+            "%s,symbols=%s,begin=0x%s,end=0x%s,out=%s" % (
+                plugin, path, markers["icountBegin"], markers["icountEnd"],
+                os.path.join(work, "icount.txt"))]
+
+
+def read_windows(path):
+    """The plugin's windows: a list of (total, {function: count})."""
+    windows = []
+    for line in open(path):
+        _, k, count, name = line.split()
+        if count == "total":
+            windows.append((int(name), {}))
+        else:
+            windows[int(k)][1][name] = int(count)
+    return windows
+
+
+def icount_report(cpu, board, fn, report, stdout, path, functions):
+    """Lines that report the model call's instructions, and whether the
+    counters hold on the calibration calls."""
+    lines, ok = [], True
+    ticks = dict(re.findall(r"^ICOUNT (\w+) systick=(\d+)", stdout, re.M))
+    windows = read_windows(path) if os.path.exists(path) else []
+    if len(windows) != 3 or set(ticks) != {"empty", "calibration", "model"}:
+        return ["FAIL %s: expected 3 measured calls, got %d windows and "
+                "SysTick for %s" % (cpu, len(windows), sorted(ticks))], False
+    empty, calibration, model = (w[0] for w in windows)
+    # icountCall's blx and icountEmpty's bx lr; the loop: blx, two
+    # instructions per iteration and bx lr (icount.c).
+    expected = [2, 2 * CALIBRATION_ITERATIONS + 2]
+    if [empty, calibration] != expected:
+        lines.append("FAIL %s: plugin counted %d and %d instructions on the "
+                     "calibration calls, expected %d and %d" % (
+                         cpu, empty, calibration, *expected))
+        ok = False
+    # SysTick: instructions per tick from the clock, confirmed on the loop.
+    per_tick = 1e9 / BOARD_CLOCK_HZ[board]
+    sys_calibration = (int(ticks["calibration"]) - int(ticks["empty"])) * \
+        per_tick + empty
+    if abs(sys_calibration - calibration) > 2 * per_tick:
+        lines.append("FAIL %s: SysTick gives %d instructions on the "
+                     "calibration loop, the plugin %d" % (
+                         cpu, sys_calibration, calibration))
+        ok = False
+    # The model's count; a SysTick interrupt during the call (a wrap every
+    # 2^24 ticks) adds its handler's instructions, which are not the model's.
+    handler = windows[2][1].get("sysTickHandler", 0)
+    instructions = model - handler
+    sys_model = int(round((int(ticks["model"]) - int(ticks["empty"])) *
+                          per_tick)) + empty
+    macs = re.search(r"^  MACs\s+(\d+)", report, re.M)
+    macs = int(macs.group(1)) if macs else 0
+    flash = re.search(r"^  Flash\s+(\d+) bytes: code (\d+) \+ constant data "
+                      r"(\d+)", report, re.M)
+    arena = re.search(r"\barena=(\d+)", report)
+    lines.append(
+        "ICOUNT %s on %s: %s: instructions=%d systick_instructions=%d "
+        "macs=%d instructions_per_mac=%s arena=%s flash=%s code=%s "
+        "constants=%s" % (
+            cpu, board, fn, instructions, sys_model, macs,
+            "%.3f" % (instructions / macs) if macs else "-",
+            arena.group(1) if arena else "-",
+            *(flash.groups() if flash else ("-", "-", "-"))))
+    # Each of the two samples of a call is late by less than a tick, and the
+    # empty call's ticks are subtracted: at most two ticks off.
+    if abs(sys_model - instructions) > 2 * per_tick + handler:
+        lines.append("FAIL %s: SysTick gives %d instructions, the plugin %d" %
+                     (cpu, sys_model, instructions))
+        ok = False
+    if functions:
+        for name, count in sorted(windows[2][1].items(),
+                                  key=lambda item: -item[1]):
+            lines.append("ICOUNT-FN %s %s %d %.2f%%" % (
+                cpu, name, count, 100.0 * count / model))
+    return lines, ok
 
 
 def tosa_entry(model):
@@ -197,12 +325,20 @@ def main():
     ap.add_argument("--compile-arg", action="append", default=[])
     ap.add_argument("--symbol-prefix", default="",
                     help="prefix for the model's symbols in the firmware")
+    ap.add_argument("--icount", action="store_true",
+                    help="count the model call's instructions (QEMU -icount "
+                    "shift=0 with SysTick, and icount-plugin.c) and print an "
+                    "ICOUNT line per CPU")
+    ap.add_argument("--icount-functions", action="store_true",
+                    help="with --icount, also print the instructions of "
+                    "every function in the model call")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
     reference = None
     status = 0
+    plugin = build_plugin(here, args.work) if args.icount else None
     for cpu in args.cpu or ["cortex-m4"]:
         board, gccflags = BOARDS[cpu]
         work = os.path.join(args.work, cpu)
@@ -244,14 +380,20 @@ def main():
         elf = os.path.join(work, "fw.elf")
         run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
             gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",
-                        os.path.join(here, "link.ld"), "-I", work,
-                        os.path.join(here, "startup.c"),
+                        os.path.join(here, LINKER_SCRIPTS.get(board,
+                                                              "link.ld")),
+                        "-I", work, "-I",
+                        here, os.path.join(here, "startup.c"),
+                        os.path.join(here, "icount.c"),
                         os.path.join(here, "main.c"), glue, obj, "-o", elf,
                         "-lm"])
+        qemu_icount = []
+        if plugin:
+            qemu_icount = icount_args(plugin, elf, work)
         res = subprocess.run(
             ["timeout", str(args.timeout), "qemu-system-arm", "-M", board,
              "-nographic", "-semihosting", "-monitor", "none", "-serial",
-             "none", "-kernel", elf],
+             "none", "-kernel", elf] + qemu_icount,
             capture_output=True, text=True, cwd=work)
         if res.returncode != 0:
             print("FAIL %s on %s: exit %d (124: timeout)\n%s%s" % (
@@ -275,6 +417,13 @@ def main():
             status = 1
         print("%s %s on %s: %s" % ("OK" if status == 0 else "FAIL", cpu,
                                    board, report.splitlines()[0]))
+        if plugin:
+            lines, ok = icount_report(cpu, board, fn, report, res.stdout,
+                                      os.path.join(work, "icount.txt"),
+                                      args.icount_functions)
+            print("\n".join(lines))
+            if not ok:
+                status = 1
     return status
 
 

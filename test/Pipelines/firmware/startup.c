@@ -9,7 +9,9 @@
  * access), clears .bss, opens semihosting's standard streams, runs the static
  * constructors, calls main and exits with its return value. The stack is the
  * top of the code RAM (link.ld), not where semihosting's HEAPINFO would put
- * it. Every fault spins in place; tests always run QEMU under `timeout`.
+ * it. SysTick's interrupt counts the wraps of its 24-bit counter (main.c
+ * measures calls with it). Every fault spins in place; tests always run
+ * QEMU under `timeout`.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -45,6 +47,12 @@ void resetHandler(void) {
   }
 }
 
+/// Wraps of SysTick's counter since main.c started it.
+volatile uint32_t sysTickWraps;
+
+/// Counts a wrap of SysTick.
+void sysTickHandler(void) { ++sysTickWraps; }
+
 /// Spins on any fault or unexpected interrupt.
 void defaultHandler(void) {
   for (;;) {
@@ -69,4 +77,4 @@ __attribute__((section(".vectors"),
     defaultHandler,
     0,
     defaultHandler,
-    defaultHandler};
+    sysTickHandler};
