@@ -506,6 +506,38 @@ def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
+  let summary = "Lower int8 convolutions on memrefs to Armv7E-M DSP kernels";
+  let description = [{
+    Replaces every bufferized `linalg.conv_2d_nhwc_fhwc_q` and
+    `linalg.depthwise_conv_2d_nhwc_hwc_q` (int8 input and filter, int32
+    accumulator, constant zero points) by loops that use the DSP extension
+    of Armv7E-M through LLVM's ARM intrinsics: `SXTB16` widens four int8
+    values into two pairs of halfwords, `SADD16` subtracts the zero points
+    from both halves, `SMLAD` does two multiply-accumulates of a
+    convolution's reduction and `SMLABB`/`SMLATT` one per channel of a
+    depthwise convolution. A convolution keeps `oc-block` output channels
+    in registers over one widened input word; channels or input channels
+    that are not a multiple of the block or of 4 are computed by scalar
+    tails. The accumulator stays in a register over the whole reduction.
+
+    The result is bit-exact with the linalg op: every product of two
+    zero-point-corrected int8 values fits in 16x16 bits and the int32 sums
+    wrap as the op's do. The kernels read their operands in place through
+    unaligned 32-bit loads and need no scratch memory, so the arena the
+    memory model predicted is unchanged. The output is only valid for a
+    target with the DSP extension (`cortex-m-pipeline` runs the pass for
+    cortex-m4 and cortex-m7).
+  }];
+  let options = [
+    Option<"ocBlock", "oc-block", "unsigned", /*default=*/"4",
+           "Output channels of a convolution computed together over one "
+           "widened input word (1 to 8)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   let summary = "Set the module's LLVM target triple and data layout";
   let description = [{
