@@ -176,6 +176,21 @@ static SmallVector<Value> forWithAccs(
   return SmallVector<Value>(loop.getResults());
 }
 
+/// Like forWithAccs, but emits every iteration in line (for the few taps of
+/// a depthwise window, whose loops LLVM leaves rolled at -Os).
+static SmallVector<Value> unrolledWithAccs(
+    KernelBuilder &kb, int64_t ub, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)>
+        body) {
+  SmallVector<Value> current(accs);
+  for (int64_t i = 0; i < ub; ++i)
+    current = body(kb, kb.constant(i), current);
+  return current;
+}
+
+/// Taps of a depthwise window up to which its loops are unrolled.
+static constexpr int64_t kMaxUnrolledTaps = 25;
+
 /// Returns the constant value of the i32 zero point \p value if it is one
 /// an int8 operand can have.
 static std::optional<int64_t> getZeroPoint(Value value) {
@@ -451,14 +466,22 @@ struct DepthwiseHwcToDsp
         Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
         Value filterChannel =
             kb.addScaled(filter->offset, first, filter->strides[2]);
-        accs = forWithAccs(kb, 0, kh, 1, accs, [&](KernelBuilder &kb,
-                                                   Value y, ValueRange accs) {
+        bool unroll = kh * kw <= kMaxUnrolledTaps;
+        auto forTaps =
+            [&](int64_t ub, ValueRange accs,
+                function_ref<SmallVector<Value>(KernelBuilder &, Value,
+                                                ValueRange)>
+                    body) {
+              return unroll ? unrolledWithAccs(kb, ub, accs, body)
+                            : forWithAccs(kb, 0, ub, 1, accs, body);
+            };
+        accs = forTaps(kh, accs, [&](KernelBuilder &kb, Value y,
+                                     ValueRange accs) {
           Value inRow =
               kb.addScaled(inChannel, y, parts->dilationH * in->strides[1]);
           Value filterRow = kb.addScaled(filterChannel, y, filter->strides[0]);
-          return forWithAccs(kb, 0, kw, 1, accs, [&](KernelBuilder &kb,
-                                                     Value x,
-                                                     ValueRange accs) {
+          return forTaps(kw, accs, [&](KernelBuilder &kb, Value x,
+                                       ValueRange accs) {
             Value inTap =
                 kb.addScaled(inRow, x, parts->dilationW * in->strides[2]);
             Value filterTap = kb.addScaled(filterRow, x, filter->strides[1]);
