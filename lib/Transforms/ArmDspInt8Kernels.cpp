@@ -536,7 +536,7 @@ struct ArmDspInt8KernelsPass
     if (ocBlock < 1 || ocBlock > 8) {
       getOperation().emitError("arm-dsp-int8-kernels: oc-block must be in "
                                "[1, 8], got ")
-          << ocBlock;
+          << static_cast<int64_t>(ocBlock.getValue());
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());

@@ -1,0 +1,91 @@
+// RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
+// RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=0}))' 2>&1 | FileCheck %s --check-prefix=BLOCK
+
+// BLOCK: error: arm-dsp-int8-kernels: oc-block must be in [1, 8], got 0
+
+// One pixel of a 1x1 conv, 7 input channels (4 with DSP, a scalar tail of
+// 3), 5 output channels (two blocks of 2, a tail of 1), input zero point
+// -128: SADD16 adds the halfword pair (128, 128) = 128 + 128 * 65536 =
+// 8388736. The input row starts at the view's dynamic offset.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[ZP:.*]] = arith.constant 8388736 : i32
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : i32
+// CHECK-DAG: %[[ZPS:.*]] = arith.constant -128 : i32
+// CHECK: %[[INT:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[IN:.*]] = llvm.inttoptr
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}} = memref.extract_strided_metadata %arg0
+// CHECK: scf.for %[[OC:.*]] = %{{.*}} to %[[C4]] step %[[C2]] : i32 {
+// CHECK:   %[[ACC0:.*]] = memref.load %arg2
+// CHECK:   %[[ACC1:.*]] = memref.load %arg2
+// CHECK:   %[[X:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i32
+// CHECK:   %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[X]])
+// CHECK:   %[[XEZ:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XE]], %[[ZP]])
+// CHECK:   %[[XR:.*]] = llvm.intr.fshr(%[[X]], %[[X]], %[[C8]])
+// CHECK:   %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XR]])
+// CHECK:   %[[XOZ:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XO]], %[[ZP]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC0]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC1]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
+// The scalar tail: input channels 4 to 6, (x - zp) * w.
+// CHECK:   scf.for %{{.*}} = %[[C4]] to %[[C7]] step %{{.*}} iter_args
+// CHECK:     arith.extsi %{{.*}} : i8 to i32
+// CHECK:     arith.subi %{{.*}}, %[[ZPS]] : i32
+// CHECK:     arith.muli
+// CHECK:   memref.store
+// CHECK:   memref.store
+// CHECK: }
+// The fifth output channel alone.
+// CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %[[C4I:.*]]] : memref<1x1x1x5xi32>
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK-NOT: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK: memref.store
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: return
+func.func @conv(%in: memref<1x1x1x7xi8, strided<[18432, 384, 7, 1], offset: ?>>, %w: memref<5x1x1x7xi8>, %out: memref<1x1x1x5xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x7xi8, strided<[18432, 384, 7, 1], offset: ?>>, memref<5x1x1x7xi8>, i32, i32) outs(%out : memref<1x1x1x5xi32>)
+  return
+}
+
+// A 3x3 depthwise window of 6 channels, input zero point 3 (pair (-3, -3) =
+// 0xFFFDFFFD = -131075), weight zero point 0 (no SADD16 on the filter):
+// channels 0-3 with SMLABB/SMLATT over the 9 unrolled taps (36 products),
+// channels 4 and 5 scalar (9 taps each).
+// CHECK-LABEL: func.func @dw
+// CHECK-DAG: %[[DZP:.*]] = arith.constant -131075 : i32
+// CHECK-COUNT-18: llvm.call_intrinsic "llvm.arm.sadd16"(%{{.*}}, %[[DZP]])
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK-NOT: scf.for
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-COUNT-9: arith.muli
+// CHECK: memref.store
+// CHECK: }
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw(%in: memref<1x3x3x6xi8>, %w: memref<3x3x6xi8>, %out: memref<1x1x1x6xi32>) {
+  %zp = arith.constant 3 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x6xi8>, memref<3x3x6xi8>, i32, i32) outs(%out : memref<1x1x1x6xi32>)
+  return
+}
+
+// Left alone: a zero point that is not a constant, and a conv on tensors.
+// CHECK-LABEL: func.func @negative
+// CHECK: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q
+// CHECK-NOT: llvm.call_intrinsic
+func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memref<1x1x1x4xi32>, %zp: i32, %t: tensor<1x3x3x4xi8>, %tw: tensor<3x3x4xi8>, %tout: tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32> {
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x8xi8>, memref<4x1x1x8xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  %r = linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%t, %tw, %z, %z : tensor<1x3x3x4xi8>, tensor<3x3x4xi8>, i32, i32) outs(%tout : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
+  return %r : tensor<1x1x1x4xi32>
+}
