@@ -5,9 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Lowers bufferized int8 convolutions to loops that use the DSP extension of
-// Armv7E-M (Cortex-M4, Cortex-M7) through LLVM's ARM intrinsics:
+// Armv7E-M (Cortex-M4, Cortex-M7) through LLVM's ARM intrinsics
+// (the `_q` ops and the plain ones on int8, whose zero points are 0):
 //
-//   conv_2d_nhwc_fhwc_q        for each output pixel and block of B output
+//   conv_2d_nhwc_fhwc[_q]      for each output pixel and block of B output
 //                              channels, the reduction over (kh, kw, ic) four
 //                              input channels at a time: one 32-bit load of
 //                              the input, SXTB16 and SXTB16 ROR #8 widen it
@@ -15,7 +16,7 @@
 //                              subtracts the input zero point from both
 //                              halves, and two SMLADs per output channel
 //                              accumulate the four products.
-//   depthwise_conv_2d_nhwc_hwc_q  four channels at a time: per tap one load
+//   depthwise_conv_2d_nhwc_hwc[_q]  four channels at a time: per tap one load
 //                              of the input and one of the filter, widened
 //                              the same way, and SMLABB/SMLATT accumulate
 //                              each channel separately.
@@ -228,7 +229,10 @@ struct ConvParts {
 
 /// Matches the operands of a quantized NHWC convolution on memrefs.
 static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
-  if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 4 ||
+  // The `_q` ops take two zero points; the plain ones on int8 have none
+  // (both 0: their `cast_signed` is a sign extension).
+  if (!op.hasPureBufferSemantics() ||
+      (op.getNumDpsInputs() != 4 && op.getNumDpsInputs() != 2) ||
       op.getNumDpsInits() != 1)
     return failure();
   ConvParts parts;
@@ -239,10 +243,11 @@ static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
       !isStaticIntMemRef(parts.filter, 8) ||
       !isStaticIntMemRef(parts.output, 32))
     return failure();
+  bool quantized = op.getNumDpsInputs() == 4;
   std::optional<int64_t> inputZp =
-      getZeroPoint(op.getDpsInputOperand(2)->get());
+      quantized ? getZeroPoint(op.getDpsInputOperand(2)->get()) : 0;
   std::optional<int64_t> filterZp =
-      getZeroPoint(op.getDpsInputOperand(3)->get());
+      quantized ? getZeroPoint(op.getDpsInputOperand(3)->get()) : 0;
   if (!inputZp || !filterZp)
     return failure();
   parts.inputZp = *inputZp;
@@ -297,14 +302,16 @@ static SmallVector<Value> getOutputIndices(KernelBuilder &kb,
   return indices;
 }
 
-/// Rewrites linalg.conv_2d_nhwc_fhwc_q (filter [OC, KH, KW, IC]).
-struct ConvFhwcToDsp : OpRewritePattern<linalg::Conv2DNhwcFhwcQOp> {
+/// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
+template <typename ConvOp>
+struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
   ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock)
-      : OpRewritePattern(context), ocBlock(ocBlock) {}
+      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
 
-  LogicalResult matchAndRewrite(linalg::Conv2DNhwcFhwcQOp op,
+  LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts = matchConv(op);
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");
@@ -422,14 +429,15 @@ struct ConvFhwcToDsp : OpRewritePattern<linalg::Conv2DNhwcFhwcQOp> {
   unsigned ocBlock;
 };
 
-/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc_q (filter [KH, KW, C]).
-struct DepthwiseHwcToDsp
-    : OpRewritePattern<linalg::DepthwiseConv2DNhwcHwcQOp> {
-  using OpRewritePattern::OpRewritePattern;
+/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]).
+template <typename DepthwiseOp>
+struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
+  using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
 
-  LogicalResult matchAndRewrite(linalg::DepthwiseConv2DNhwcHwcQOp op,
+  LogicalResult matchAndRewrite(DepthwiseOp op,
                                 PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts = matchConv(op);
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
                                              "memrefs with constant zero "
@@ -549,6 +557,10 @@ struct ArmDspInt8KernelsPass
 
 void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                                     unsigned ocBlock) {
-  patterns.add<ConvFhwcToDsp>(patterns.getContext(), ocBlock);
-  patterns.add<DepthwiseHwcToDsp>(patterns.getContext());
+  patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
+               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
+                                                        ocBlock);
+  patterns.add<DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcQOp>,
+               DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcOp>>(
+      patterns.getContext());
 }

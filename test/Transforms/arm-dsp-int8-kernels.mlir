@@ -78,13 +78,31 @@ func.func @dw(%in: memref<1x3x3x6xi8>, %w: memref<3x3x6xi8>, %out: memref<1x1x1x
   return
 }
 
-// Left alone: a zero point that is not a constant, and a conv on tensors.
+// The plain ops on int8 (zero points 0, as mem-opt-zoo's int8 models lower):
+// no SADD16 at all.
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @plain(%in: memref<1x1x1x8xi8>, %w: memref<2x1x1x8xi8>, %out: memref<1x1x1x2xi32>, %din: memref<1x3x3x4xi8>, %dw: memref<3x3x4xi8>, %dout: memref<1x1x1x4xi32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w : memref<1x1x1x8xi8>, memref<2x1x1x8xi8>) outs(%out : memref<1x1x1x2xi32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%din, %dw : memref<1x3x3x4xi8>, memref<3x3x4xi8>) outs(%dout : memref<1x1x1x4xi32>)
+  return
+}
+
+// Left alone: a float conv, a zero point that is not a constant, and a conv on tensors.
 // CHECK-LABEL: func.func @negative
+// CHECK: linalg.conv_2d_nhwc_fhwc ins
 // CHECK: linalg.conv_2d_nhwc_fhwc_q
 // CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q
 // CHECK-NOT: llvm.call_intrinsic
-func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memref<1x1x1x4xi32>, %zp: i32, %t: tensor<1x3x3x4xi8>, %tw: tensor<3x3x4xi8>, %tout: tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32> {
+func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memref<1x1x1x4xi32>, %zp: i32, %t: tensor<1x3x3x4xi8>, %tw: tensor<3x3x4xi8>, %tout: tensor<1x1x1x4xi32>, %fin: memref<1x1x1x8xf32>, %fw: memref<4x1x1x8xf32>, %fout: memref<1x1x1x4xf32>) -> tensor<1x1x1x4xi32> {
   %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc ins(%fin, %fw : memref<1x1x1x8xf32>, memref<4x1x1x8xf32>) outs(%fout : memref<1x1x1x4xf32>)
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x8xi8>, memref<4x1x1x8xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
   %r = linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%t, %tw, %z, %z : tensor<1x3x3x4xi8>, tensor<3x3x4xi8>, i32, i32) outs(%tout : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
   return %r : tensor<1x1x1x4xi32>

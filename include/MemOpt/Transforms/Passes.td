@@ -509,9 +509,10 @@ def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
 def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
   let summary = "Lower int8 convolutions on memrefs to Armv7E-M DSP kernels";
   let description = [{
-    Replaces every bufferized `linalg.conv_2d_nhwc_fhwc_q` and
-    `linalg.depthwise_conv_2d_nhwc_hwc_q` (int8 input and filter, int32
-    accumulator, constant zero points) by loops that use the DSP extension
+    Replaces every bufferized `linalg.conv_2d_nhwc_fhwc[_q]` and
+    `linalg.depthwise_conv_2d_nhwc_hwc[_q]` (int8 input and filter, int32
+    accumulator, constant zero points; the plain ops have none) by loops
+    that use the DSP extension
     of Armv7E-M through LLVM's ARM intrinsics: `SXTB16` widens four int8
     values into two pairs of halfwords, `SADD16` subtracts the zero points
     from both halves, `SMLAD` does two multiply-accumulates of a
