@@ -535,6 +535,238 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
   }
 };
 
+/// Rewrites linalg.conv_2d_nhwc_hwcf[_q] (filter [KH, KW, IC, OC]; the
+/// first layer of a network, or a depthwise convolution of one input
+/// channel): its output channels are contiguous in the filter, so four of
+/// them are widened from one filter word and each input value, corrected by
+/// its zero point, multiplies all four with SMLABB/SMLABT.
+template <typename ConvOp>
+struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
+                                             "with constant zero points");
+    KernelBuilder kb(rewriter, op.getLoc());
+    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    if (failed(in) || failed(filter))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t numOc = outShape[3];
+    int64_t kh = filter->shape[0], kw = filter->shape[1];
+    int64_t numIc = filter->shape[2];
+    int64_t simdOc = filter->strides[3] == 1 ? numOc - numOc % 4 : 0;
+    bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
+    Value filterZp = getPackedNegation(kb, parts->filterZp);
+    Value inZpScalar = kb.constant(parts->inputZp);
+    Value filterZpScalar = kb.constant(parts->filterZp);
+    Value output = parts->output;
+
+    forEachPixel(kb, outShape, *in, *parts, [&](KernelBuilder &kb, Value n,
+                                                 Value oh, Value ow,
+                                                 Value pixel) {
+      // Output channels [first, first + width): width 4 with DSP, 1 scalar.
+      auto emitChannels = [&](KernelBuilder &kb, Value first, int64_t width) {
+        SmallVector<Value> ocs, accs;
+        for (int64_t j = 0; j < width; ++j) {
+          Value oc = kb.add(first, kb.constant(j));
+          ocs.push_back(oc);
+          accs.push_back(memref::LoadOp::create(
+              kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
+        }
+        Value filterChannel =
+            kb.addScaled(filter->offset, first, filter->strides[3]);
+        auto forTaps =
+            [&](int64_t ub, ValueRange accs,
+                function_ref<SmallVector<Value>(KernelBuilder &, Value,
+                                                ValueRange)>
+                    body) {
+              return unroll ? unrolledWithAccs(kb, ub, accs, body)
+                            : forWithAccs(kb, 0, ub, 1, accs, body);
+            };
+        accs = forTaps(kh, accs, [&](KernelBuilder &kb, Value y,
+                                     ValueRange accs) {
+          Value inRow =
+              kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
+          Value filterRow = kb.addScaled(filterChannel, y, filter->strides[0]);
+          return forTaps(kw, accs, [&](KernelBuilder &kb, Value x,
+                                       ValueRange accs) {
+            Value inTap =
+                kb.addScaled(inRow, x, parts->dilationW * in->strides[2]);
+            Value filterTap = kb.addScaled(filterRow, x, filter->strides[1]);
+            return forTaps(numIc, accs, [&](KernelBuilder &kb, Value ic,
+                                            ValueRange accs) {
+              Value xv = arith::SubIOp::create(
+                  kb.b, kb.loc,
+                  kb.loadByte(in->base,
+                              kb.addScaled(inTap, ic, in->strides[3])),
+                  inZpScalar);
+              Value filterAt = kb.addScaled(filterTap, ic, filter->strides[2]);
+              if (width == 1) {
+                Value wv = arith::SubIOp::create(
+                    kb.b, kb.loc, kb.loadByte(filter->base, filterAt),
+                    filterZpScalar);
+                return SmallVector<Value>{kb.add(accs[0], kb.mul(xv, wv))};
+              }
+              // Output channels (0, 2) in the even pair, (1, 3) in the odd
+              // one; the input value is the bottom half of xv.
+              Value w = kb.loadWord(filter->base, filterAt);
+              Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+              Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+              return SmallVector<Value>{
+                  kb.intrinsic("llvm.arm.smlabb", {xv, wEven, accs[0]}),
+                  kb.intrinsic("llvm.arm.smlabb", {xv, wOdd, accs[1]}),
+                  kb.intrinsic("llvm.arm.smlabt", {xv, wEven, accs[2]}),
+                  kb.intrinsic("llvm.arm.smlabt", {xv, wOdd, accs[3]})};
+            });
+          });
+        });
+        for (auto [acc, oc] : llvm::zip(accs, ocs))
+          memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                  getOutputIndices(kb, {n, oh, ow, oc}));
+      };
+      forWithAccs(kb, 0, simdOc, 4, {},
+                  [&](KernelBuilder &kb, Value oc, ValueRange) {
+                    emitChannels(kb, oc, 4);
+                    return SmallVector<Value>();
+                  });
+      forWithAccs(kb, simdOc, numOc, 1, {},
+                  [&](KernelBuilder &kb, Value oc, ValueRange) {
+                    emitChannels(kb, oc, 1);
+                    return SmallVector<Value>();
+                  });
+    });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Returns the constant integer values \p value stands for: a constant, or a
+/// block argument of a linalg.generic whose operand is a view of a constant
+/// memref.global.
+static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
+  APInt scalar;
+  if (matchPattern(value, m_ConstantInt(&scalar)))
+    return SmallVector<int64_t>{scalar.getSExtValue()};
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(arg.getOwner()->getParentOp());
+  if (!generic || arg.getOwner() != generic.getBody() ||
+      arg.getArgNumber() >= generic.getNumDpsInputs())
+    return std::nullopt;
+  Value source = generic.getDpsInputOperand(arg.getArgNumber())->get();
+  while (Operation *def = source.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      break;
+    source = def->getOperand(0);
+  }
+  auto getGlobal = source.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto values =
+      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &v : values.getValues<APInt>())
+    result.push_back(v.getSExtValue());
+  return result;
+}
+
+/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale,
+///   trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s),  s = extui(shift),
+/// into 32-bit operations when every shift is in [32, 62] and no multiplier
+/// is INT32_MIN (both read from constants): with P = a * m from one SMULL
+/// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
+/// since |P| < 2^62,
+///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
+///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
+/// shifts are in [0, 31], so no shift is out of range.
+struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
+                                PatternRewriter &rewriter) const override {
+    if (!trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return failure();
+    auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+    if (!shr)
+      return failure();
+    auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
+    auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
+    if (!sum || !shiftExt || !shiftExt.getIn().getType().isInteger(8))
+      return failure();
+    auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
+    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
+    if (!product || !half || !matchPattern(half.getRhs(), m_One()))
+      return failure();
+    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
+    if (!power || !matchPattern(power.getLhs(), m_One()) ||
+        power.getRhs() != shiftExt.getResult())
+      return failure();
+    auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
+    auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
+    if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
+        !rhs.getIn().getType().isInteger(32))
+      return failure();
+    // The multiplier and the shift must be known: constants.
+    std::optional<SmallVector<int64_t>> shifts =
+        getConstantValues(shiftExt.getIn());
+    if (!shifts || llvm::any_of(*shifts, [](int64_t s) {
+          int64_t unsignedShift = s & 0xFF;
+          return unsignedShift < 32 || unsignedShift > 62;
+        }))
+      return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
+    Value multiplier = rhs.getIn();
+    Value accumulator = lhs.getIn();
+    std::optional<SmallVector<int64_t>> multipliers =
+        getConstantValues(multiplier);
+    if (!multipliers) {
+      std::swap(multiplier, accumulator);
+      multipliers = getConstantValues(multiplier);
+    }
+    if (!multipliers || llvm::is_contained(*multipliers, INT32_MIN))
+      return rewriter.notifyMatchFailure(trunc, "multiplier not known");
+
+    KernelBuilder kb(rewriter, trunc.getLoc());
+    auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
+                                               multiplier);
+    Value t = arith::OrIOp::create(
+        rewriter, kb.loc,
+        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(),
+                              kb.constant(1)),
+        arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
+                               kb.constant(31)));
+    Value shift =
+        arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
+    Value quotient = arith::ShRSIOp::create(
+        rewriter, kb.loc, t,
+        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(31)));
+    Value roundBit = arith::AndIOp::create(
+        rewriter, kb.loc,
+        arith::ShRSIOp::create(
+            rewriter, kb.loc, t,
+            arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32))),
+        kb.constant(1));
+    rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
+    return success();
+  }
+};
+
 /// Applies the DSP kernel patterns to a function.
 struct ArmDspInt8KernelsPass
     : memopt::impl::ArmDspInt8KernelsPassBase<ArmDspInt8KernelsPass> {
@@ -560,6 +792,9 @@ void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
                                                         ocBlock);
+  patterns.add<RescaleTo32Bit>(patterns.getContext());
+  patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
+               ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
   patterns.add<DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcQOp>,
                DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcOp>>(
       patterns.getContext());

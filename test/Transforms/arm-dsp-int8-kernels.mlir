@@ -107,3 +107,81 @@ func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memre
   %r = linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%t, %tw, %z, %z : tensor<1x3x3x4xi8>, tensor<3x3x4xi8>, i32, i32) outs(%tout : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
   return %r : tensor<1x1x1x4xi32>
 }
+
+// An HWCF filter (one input channel, 6 output channels): the input value
+// minus its zero point (-128) multiplies output channels 0-3 with
+// SMLABB/SMLABT over the 9 unrolled taps, channels 4 and 5 are scalar.
+// CHECK-LABEL: func.func @hwcf
+// CHECK-DAG: %[[HZP:.*]] = arith.constant -128 : i32
+// CHECK: %[[XV:.*]] = arith.subi %{{.*}}, %[[HZP]] : i32
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabt"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabt"(%[[XV]]
+// CHECK-COUNT-32: llvm.arm.smlab
+// CHECK-NOT: llvm.arm.smlab
+// CHECK: scf.for
+// CHECK-COUNT-9: arith.muli
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf_q
+func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x1x1x6xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1x6xi8>, i32, i32) outs(%out : memref<1x1x1x6xi32>)
+  return
+}
+
+// The rounding multiply of a rescale with constant shifts in [32, 62]
+// becomes 32-bit: one widening multiply, t = (hi << 1) | (lo >> 31), then
+// (t >> (s - 31)) + ((t >> (s - 32)) & 1). Shift 31 (below 32) stays 64-bit.
+// CHECK-LABEL: func.func @rescale
+// CHECK: linalg.generic
+// CHECK-NOT: i64
+// CHECK: %[[LO:.*]], %[[HI:.*]] = arith.mulsi_extended
+// CHECK: %[[SHL:.*]] = arith.shli %[[HI]], %{{.*}} : i32
+// CHECK: %[[SHR:.*]] = arith.shrui %[[LO]], %{{.*}} : i32
+// CHECK: %[[T:.*]] = arith.ori %[[SHL]], %[[SHR]] : i32
+// CHECK: %[[S:.*]] = arith.extui %{{.*}} : i8 to i32
+// CHECK: %[[S31:.*]] = arith.subi %[[S]], %{{.*}} : i32
+// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[S31]] : i32
+// CHECK: %[[S32:.*]] = arith.subi %[[S]], %{{.*}} : i32
+// CHECK: %[[B:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
+// CHECK: %[[BIT:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK: arith.addi %[[Q]], %[[BIT]] : i32
+// CHECK: linalg.generic
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i64
+memref.global "private" constant @mult : memref<2xi32> = dense<[1073741824, 2147483647]>
+memref.global "private" constant @shift : memref<2xi8> = dense<[32, 62]>
+memref.global "private" constant @shift31 : memref<2xi8> = dense<[31, 40]>
+func.func @rescale(%acc: memref<2xi32>, %out: memref<2xi32>) {
+  %c1 = arith.constant 1 : i64
+  %m = memref.get_global @mult : memref<2xi32>
+  %s = memref.get_global @shift : memref<2xi8>
+  %s31 = memref.get_global @shift31 : memref<2xi8>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%acc, %m, %s : memref<2xi32>, memref<2xi32>, memref<2xi8>) outs(%out : memref<2xi32>) {
+  ^bb0(%in: i32, %in_1: i32, %in_2: i8, %o: i32):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_1 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_2 : i8 to i64
+    %4 = arith.shli %c1, %3 : i64
+    %5 = arith.shrui %4, %c1 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    linalg.yield %8 : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%acc, %m, %s31 : memref<2xi32>, memref<2xi32>, memref<2xi8>) outs(%out : memref<2xi32>) {
+  ^bb0(%in: i32, %in_1: i32, %in_2: i8, %o: i32):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_1 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_2 : i8 to i64
+    %4 = arith.shli %c1, %3 : i64
+    %5 = arith.shrui %4, %c1 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    linalg.yield %8 : i32
+  }
+  return
+}
