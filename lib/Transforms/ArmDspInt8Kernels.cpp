@@ -48,14 +48,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
-
-namespace mlir {
-namespace memopt {
-#define GEN_PASS_DEF_ARMDSPINT8KERNELSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
-} // namespace memopt
-} // namespace mlir
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -129,6 +121,14 @@ struct ByteView {
   ArrayRef<int64_t> shape;
 };
 
+/// The operands and attributes shared by both convolutions.
+struct ConvParts {
+  Value input, filter, output;
+  int64_t inputZp, filterZp;
+  int64_t strideH, strideW, dilationH, dilationW;
+};
+} // namespace
+
 /// Builds the ByteView of \p memref, or fails if its strides are not static.
 static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
   auto type = cast<MemRefType>(memref.getType());
@@ -145,8 +145,8 @@ static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
   if (ShapedType::isDynamic(offset)) {
     auto metadata =
         memref::ExtractStridedMetadataOp::create(kb.b, kb.loc, memref);
-    view.offset = arith::IndexCastOp::create(kb.b, kb.loc, kb.i32,
-                                             metadata.getOffset());
+    view.offset =
+        arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, metadata.getOffset());
   } else {
     view.offset = kb.constant(offset);
   }
@@ -159,17 +159,15 @@ static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
 /// accumulators \p accs through an scf.for with i32 bounds; a single
 /// iteration is emitted without a loop. Returns the final accumulators.
 static SmallVector<Value> forWithAccs(
-    KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step,
-    ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)>
-        body) {
+    KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
   if (lb >= ub)
     return SmallVector<Value>(accs);
   if (lb + step >= ub)
     return body(kb, kb.constant(lb), accs);
   auto loop = scf::ForOp::create(
-      kb.b, kb.loc, kb.constant(lb), kb.constant(ub), kb.constant(step),
-      accs, [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+      kb.b, kb.loc, kb.constant(lb), kb.constant(ub), kb.constant(step), accs,
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
         KernelBuilder inner(b, loc);
         SmallVector<Value> results = body(inner, iv, args);
         scf::YieldOp::create(b, loc, results);
@@ -181,8 +179,7 @@ static SmallVector<Value> forWithAccs(
 /// a depthwise window, whose loops LLVM leaves rolled at -Os).
 static SmallVector<Value> unrolledWithAccs(
     KernelBuilder &kb, int64_t ub, ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)>
-        body) {
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
   SmallVector<Value> current(accs);
   for (int64_t i = 0; i < ub; ++i)
     current = body(kb, kb.constant(i), current);
@@ -217,15 +214,9 @@ static Value getPackedNegation(KernelBuilder &kb, int64_t zp) {
 /// integers.
 static bool isStaticIntMemRef(Value value, unsigned width) {
   auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape() && type.getElementType().isInteger(width);
+  return type && type.hasStaticShape() &&
+         type.getElementType().isInteger(width);
 }
-
-/// The operands and attributes shared by both convolutions.
-struct ConvParts {
-  Value input, filter, output;
-  int64_t inputZp, filterZp;
-  int64_t strideH, strideW, dilationH, dilationW;
-};
 
 /// Matches the operands of a quantized NHWC convolution on memrefs.
 static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
@@ -273,23 +264,25 @@ static void forEachPixel(
     KernelBuilder &kb, ArrayRef<int64_t> outShape, const ByteView &in,
     const ConvParts &parts,
     function_ref<void(KernelBuilder &, Value, Value, Value, Value)> body) {
-  forWithAccs(kb, 0, outShape[0], 1, {}, [&](KernelBuilder &kb, Value n,
-                                             ValueRange) {
-    Value rowBase = kb.addScaled(in.offset, n, in.strides[0]);
-    forWithAccs(kb, 0, outShape[1], 1, {}, [&](KernelBuilder &kb, Value oh,
-                                               ValueRange) {
-      Value colBase =
-          kb.addScaled(rowBase, oh, parts.strideH * in.strides[1]);
-      forWithAccs(kb, 0, outShape[2], 1, {}, [&](KernelBuilder &kb, Value ow,
-                                                 ValueRange) {
-        Value pixel = kb.addScaled(colBase, ow, parts.strideW * in.strides[2]);
-        body(kb, n, oh, ow, pixel);
+  forWithAccs(
+      kb, 0, outShape[0], 1, {}, [&](KernelBuilder &kb, Value n, ValueRange) {
+        Value rowBase = kb.addScaled(in.offset, n, in.strides[0]);
+        forWithAccs(
+            kb, 0, outShape[1], 1, {},
+            [&](KernelBuilder &kb, Value oh, ValueRange) {
+              Value colBase =
+                  kb.addScaled(rowBase, oh, parts.strideH * in.strides[1]);
+              forWithAccs(kb, 0, outShape[2], 1, {},
+                          [&](KernelBuilder &kb, Value ow, ValueRange) {
+                            Value pixel = kb.addScaled(
+                                colBase, ow, parts.strideW * in.strides[2]);
+                            body(kb, n, oh, ow, pixel);
+                            return SmallVector<Value>();
+                          });
+              return SmallVector<Value>();
+            });
         return SmallVector<Value>();
       });
-      return SmallVector<Value>();
-    });
-    return SmallVector<Value>();
-  });
 }
 
 /// Index-typed indices (n, oh, ow, channel) of the output.
@@ -297,14 +290,14 @@ static SmallVector<Value> getOutputIndices(KernelBuilder &kb,
                                            ArrayRef<Value> values) {
   SmallVector<Value> indices;
   for (Value value : values)
-    indices.push_back(arith::IndexCastOp::create(
-        kb.b, kb.loc, kb.b.getIndexType(), value));
+    indices.push_back(
+        arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), value));
   return indices;
 }
 
+namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
-template <typename ConvOp>
-struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
+template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
   ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock)
       : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
 
@@ -336,99 +329,111 @@ struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     Value output = parts->output;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
 
-    forEachPixel(kb, outShape, *in, *parts, [&](KernelBuilder &kb, Value n,
-                                                 Value oh, Value ow,
-                                                 Value pixel) {
-      // Output channels [first, first + width) of one pixel.
-      auto emitBlock = [&](KernelBuilder &kb, Value first, int64_t width) {
-        SmallVector<Value> ocs, accs, filterBases;
-        for (int64_t j = 0; j < width; ++j) {
-          Value oc = kb.add(first, kb.constant(j));
-          ocs.push_back(oc);
-          accs.push_back(memref::LoadOp::create(
-              kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
-          filterBases.push_back(
-              kb.addScaled(filter->offset, oc, filter->strides[0]));
-        }
-        accs = forWithAccs(kb, 0, kh, 1, accs, [&](KernelBuilder &kb,
-                                                   Value y, ValueRange accs) {
-          Value inRow = kb.addScaled(
-              pixel, y, parts->dilationH * in->strides[1]);
-          return forWithAccs(kb, 0, kw, 1, accs, [&](KernelBuilder &kb,
-                                                     Value x,
-                                                     ValueRange accs) {
-            Value inTap =
-                kb.addScaled(inRow, x, parts->dilationW * in->strides[2]);
-            SmallVector<Value> filterTaps;
-            for (Value base : filterBases)
-              filterTaps.push_back(kb.addScaled(
-                  kb.addScaled(base, y, filter->strides[1]), x,
-                  filter->strides[2]));
-            // Four input channels per step: 2 widenings of the input word,
-            // then per output channel 2 widenings and 2 SMLADs.
-            SmallVector<Value> result = forWithAccs(
-                kb, 0, simdIc, 4, accs,
-                [&](KernelBuilder &kb, Value ic, ValueRange accs) {
-                  Value word = kb.loadWord(in->base, kb.add(inTap, ic));
-                  Value even = kb.sadd16(kb.sxtb16(word), inZp);
-                  Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
-                  SmallVector<Value> next;
-                  for (auto [acc, tap] : llvm::zip(accs, filterTaps)) {
-                    Value w = kb.loadWord(filter->base, kb.add(tap, ic));
-                    Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-                    Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
-                    Value sum =
-                        kb.intrinsic("llvm.arm.smlad", {even, wEven, acc});
-                    next.push_back(
-                        kb.intrinsic("llvm.arm.smlad", {odd, wOdd, sum}));
-                  }
-                  return next;
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Output channels [first, first + width) of one pixel.
+          auto emitBlock = [&](KernelBuilder &kb, Value first, int64_t width) {
+            SmallVector<Value> ocs, accs, filterBases;
+            for (int64_t j = 0; j < width; ++j) {
+              Value oc = kb.add(first, kb.constant(j));
+              ocs.push_back(oc);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
+              filterBases.push_back(
+                  kb.addScaled(filter->offset, oc, filter->strides[0]));
+            }
+            accs = forWithAccs(
+                kb, 0, kh, 1, accs,
+                [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow =
+                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
+                  return forWithAccs(
+                      kb, 0, kw, 1, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        SmallVector<Value> filterTaps;
+                        for (Value base : filterBases)
+                          filterTaps.push_back(kb.addScaled(
+                              kb.addScaled(base, y, filter->strides[1]), x,
+                              filter->strides[2]));
+                        // Four input channels per step: 2 widenings of the
+                        // input word, then per output channel 2 widenings and 2
+                        // SMLADs.
+                        SmallVector<Value> result = forWithAccs(
+                            kb, 0, simdIc, 4, accs,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value word =
+                                  kb.loadWord(in->base, kb.add(inTap, ic));
+                              Value even = kb.sadd16(kb.sxtb16(word), inZp);
+                              Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
+                              SmallVector<Value> next;
+                              for (auto [acc, tap] :
+                                   llvm::zip(accs, filterTaps)) {
+                                Value w =
+                                    kb.loadWord(filter->base, kb.add(tap, ic));
+                                Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                                Value wOdd =
+                                    kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                                Value sum = kb.intrinsic("llvm.arm.smlad",
+                                                         {even, wEven, acc});
+                                next.push_back(kb.intrinsic("llvm.arm.smlad",
+                                                            {odd, wOdd, sum}));
+                              }
+                              return next;
+                            });
+                        // The input channels left over, one at a time.
+                        return forWithAccs(
+                            kb, simdIc, numIc, 1, result,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value xv = arith::SubIOp::create(
+                                  kb.b, kb.loc,
+                                  kb.loadByte(
+                                      in->base,
+                                      kb.addScaled(inTap, ic, in->strides[3])),
+                                  inZpScalar);
+                              SmallVector<Value> next;
+                              for (auto [acc, tap] :
+                                   llvm::zip(accs, filterTaps)) {
+                                Value wv = arith::SubIOp::create(
+                                    kb.b, kb.loc,
+                                    kb.loadByte(
+                                        filter->base,
+                                        kb.addScaled(tap, ic,
+                                                     filter->strides[3])),
+                                    filterZpScalar);
+                                next.push_back(kb.add(acc, kb.mul(xv, wv)));
+                              }
+                              return next;
+                            });
+                      });
                 });
-            // The input channels left over, one at a time.
-            return forWithAccs(
-                kb, simdIc, numIc, 1, result,
-                [&](KernelBuilder &kb, Value ic, ValueRange accs) {
-                  Value xv = arith::SubIOp::create(
-                      kb.b, kb.loc,
-                      kb.loadByte(in->base,
-                                  kb.addScaled(inTap, ic, in->strides[3])),
-                      inZpScalar);
-                  SmallVector<Value> next;
-                  for (auto [acc, tap] : llvm::zip(accs, filterTaps)) {
-                    Value wv = arith::SubIOp::create(
-                        kb.b, kb.loc,
-                        kb.loadByte(filter->base,
-                                    kb.addScaled(tap, ic, filter->strides[3])),
-                        filterZpScalar);
-                    next.push_back(kb.add(acc, kb.mul(xv, wv)));
-                  }
-                  return next;
-                });
-          });
+            for (auto [acc, oc] : llvm::zip(accs, ocs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, oc}));
+          };
+          int64_t blocked = numOc - numOc % block;
+          forWithAccs(kb, 0, blocked, block, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitBlock(kb, oc, block);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, blocked, numOc, 1, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitBlock(kb, oc, 1);
+                        return SmallVector<Value>();
+                      });
         });
-        for (auto [acc, oc] : llvm::zip(accs, ocs))
-          memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                  getOutputIndices(kb, {n, oh, ow, oc}));
-      };
-      int64_t blocked = numOc - numOc % block;
-      forWithAccs(kb, 0, blocked, block, {},
-                  [&](KernelBuilder &kb, Value oc, ValueRange) {
-                    emitBlock(kb, oc, block);
-                    return SmallVector<Value>();
-                  });
-      forWithAccs(kb, blocked, numOc, 1, {},
-                  [&](KernelBuilder &kb, Value oc, ValueRange) {
-                    emitBlock(kb, oc, 1);
-                    return SmallVector<Value>();
-                  });
-    });
     rewriter.eraseOp(op);
     return success();
   }
 
   unsigned ocBlock;
 };
+} // namespace
 
+namespace {
 /// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]).
 template <typename DepthwiseOp>
 struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
@@ -459,89 +464,101 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
     Value filterZpScalar = kb.constant(parts->filterZp);
     Value output = parts->output;
 
-    forEachPixel(kb, outShape, *in, *parts, [&](KernelBuilder &kb, Value n,
-                                                 Value oh, Value ow,
-                                                 Value pixel) {
-      // Channels [first, first + width): width 4 with DSP, 1 scalar.
-      auto emitChannels = [&](KernelBuilder &kb, Value first, int64_t width) {
-        SmallVector<Value> cs, accs;
-        for (int64_t j = 0; j < width; ++j) {
-          Value c = kb.add(first, kb.constant(j));
-          cs.push_back(c);
-          accs.push_back(memref::LoadOp::create(
-              kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, c})));
-        }
-        Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
-        Value filterChannel =
-            kb.addScaled(filter->offset, first, filter->strides[2]);
-        bool unroll = kh * kw <= kMaxUnrolledTaps;
-        auto forTaps =
-            [&](int64_t ub, ValueRange accs,
-                function_ref<SmallVector<Value>(KernelBuilder &, Value,
-                                                ValueRange)>
-                    body) {
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Channels [first, first + width): width 4 with DSP, 1 scalar.
+          auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                  int64_t width) {
+            SmallVector<Value> cs, accs;
+            for (int64_t j = 0; j < width; ++j) {
+              Value c = kb.add(first, kb.constant(j));
+              cs.push_back(c);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, c})));
+            }
+            Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
+            Value filterChannel =
+                kb.addScaled(filter->offset, first, filter->strides[2]);
+            bool unroll = kh * kw <= kMaxUnrolledTaps;
+            auto forTaps = [&](int64_t ub, ValueRange accs,
+                               function_ref<SmallVector<Value>(
+                                   KernelBuilder &, Value, ValueRange)>
+                                   body) {
               return unroll ? unrolledWithAccs(kb, ub, accs, body)
                             : forWithAccs(kb, 0, ub, 1, accs, body);
             };
-        accs = forTaps(kh, accs, [&](KernelBuilder &kb, Value y,
-                                     ValueRange accs) {
-          Value inRow =
-              kb.addScaled(inChannel, y, parts->dilationH * in->strides[1]);
-          Value filterRow = kb.addScaled(filterChannel, y, filter->strides[0]);
-          return forTaps(kw, accs, [&](KernelBuilder &kb, Value x,
-                                       ValueRange accs) {
-            Value inTap =
-                kb.addScaled(inRow, x, parts->dilationW * in->strides[2]);
-            Value filterTap = kb.addScaled(filterRow, x, filter->strides[1]);
-            if (width == 1) {
-              Value xv = arith::SubIOp::create(
-                  kb.b, kb.loc, kb.loadByte(in->base, inTap), inZpScalar);
-              Value wv = arith::SubIOp::create(
-                  kb.b, kb.loc, kb.loadByte(filter->base, filterTap),
-                  filterZpScalar);
-              return SmallVector<Value>{kb.add(accs[0], kb.mul(xv, wv))};
-            }
-            // Channels (0, 2) in the even pair, (1, 3) in the odd one.
-            Value word = kb.loadWord(in->base, inTap);
-            Value w = kb.loadWord(filter->base, filterTap);
-            Value even = kb.sadd16(kb.sxtb16(word), inZp);
-            Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
-            Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-            Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
-            return SmallVector<Value>{
-                kb.intrinsic("llvm.arm.smlabb", {even, wEven, accs[0]}),
-                kb.intrinsic("llvm.arm.smlabb", {odd, wOdd, accs[1]}),
-                kb.intrinsic("llvm.arm.smlatt", {even, wEven, accs[2]}),
-                kb.intrinsic("llvm.arm.smlatt", {odd, wOdd, accs[3]})};
-          });
+            accs = forTaps(
+                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow = kb.addScaled(inChannel, y,
+                                             parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      kb.addScaled(filterChannel, y, filter->strides[0]);
+                  return forTaps(
+                      kw, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            kb.addScaled(filterRow, x, filter->strides[1]);
+                        if (width == 1) {
+                          Value xv = arith::SubIOp::create(
+                              kb.b, kb.loc, kb.loadByte(in->base, inTap),
+                              inZpScalar);
+                          Value wv = arith::SubIOp::create(
+                              kb.b, kb.loc,
+                              kb.loadByte(filter->base, filterTap),
+                              filterZpScalar);
+                          return SmallVector<Value>{
+                              kb.add(accs[0], kb.mul(xv, wv))};
+                        }
+                        // Channels (0, 2) in the even pair, (1, 3) in the odd
+                        // one.
+                        Value word = kb.loadWord(in->base, inTap);
+                        Value w = kb.loadWord(filter->base, filterTap);
+                        Value even = kb.sadd16(kb.sxtb16(word), inZp);
+                        Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
+                        Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                        Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                        return SmallVector<Value>{
+                            kb.intrinsic("llvm.arm.smlabb",
+                                         {even, wEven, accs[0]}),
+                            kb.intrinsic("llvm.arm.smlabb",
+                                         {odd, wOdd, accs[1]}),
+                            kb.intrinsic("llvm.arm.smlatt",
+                                         {even, wEven, accs[2]}),
+                            kb.intrinsic("llvm.arm.smlatt",
+                                         {odd, wOdd, accs[3]})};
+                      });
+                });
+            for (auto [acc, c] : llvm::zip(accs, cs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, c}));
+          };
+          forWithAccs(kb, 0, simdChannels, 4, {},
+                      [&](KernelBuilder &kb, Value c, ValueRange) {
+                        emitChannels(kb, c, 4);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, simdChannels, channels, 1, {},
+                      [&](KernelBuilder &kb, Value c, ValueRange) {
+                        emitChannels(kb, c, 1);
+                        return SmallVector<Value>();
+                      });
         });
-        for (auto [acc, c] : llvm::zip(accs, cs))
-          memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                  getOutputIndices(kb, {n, oh, ow, c}));
-      };
-      forWithAccs(kb, 0, simdChannels, 4, {},
-                  [&](KernelBuilder &kb, Value c, ValueRange) {
-                    emitChannels(kb, c, 4);
-                    return SmallVector<Value>();
-                  });
-      forWithAccs(kb, simdChannels, channels, 1, {},
-                  [&](KernelBuilder &kb, Value c, ValueRange) {
-                    emitChannels(kb, c, 1);
-                    return SmallVector<Value>();
-                  });
-    });
     rewriter.eraseOp(op);
     return success();
   }
 };
+} // namespace
 
+namespace {
 /// Rewrites linalg.conv_2d_nhwc_hwcf[_q] (filter [KH, KW, IC, OC]; the
 /// first layer of a network, or a depthwise convolution of one input
 /// channel): its output channels are contiguous in the filter, so four of
 /// them are widened from one filter word and each input value, corrected by
 /// its zero point, multiplies all four with SMLABB/SMLABT.
-template <typename ConvOp>
-struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
+template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
   using OpRewritePattern<ConvOp>::OpRewritePattern;
 
   LogicalResult matchAndRewrite(ConvOp op,
@@ -568,84 +585,98 @@ struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
     Value filterZpScalar = kb.constant(parts->filterZp);
     Value output = parts->output;
 
-    forEachPixel(kb, outShape, *in, *parts, [&](KernelBuilder &kb, Value n,
-                                                 Value oh, Value ow,
-                                                 Value pixel) {
-      // Output channels [first, first + width): width 4 with DSP, 1 scalar.
-      auto emitChannels = [&](KernelBuilder &kb, Value first, int64_t width) {
-        SmallVector<Value> ocs, accs;
-        for (int64_t j = 0; j < width; ++j) {
-          Value oc = kb.add(first, kb.constant(j));
-          ocs.push_back(oc);
-          accs.push_back(memref::LoadOp::create(
-              kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
-        }
-        Value filterChannel =
-            kb.addScaled(filter->offset, first, filter->strides[3]);
-        auto forTaps =
-            [&](int64_t ub, ValueRange accs,
-                function_ref<SmallVector<Value>(KernelBuilder &, Value,
-                                                ValueRange)>
-                    body) {
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Output channels [first, first + width): width 4 with DSP, 1 scalar.
+          auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                  int64_t width) {
+            SmallVector<Value> ocs, accs;
+            for (int64_t j = 0; j < width; ++j) {
+              Value oc = kb.add(first, kb.constant(j));
+              ocs.push_back(oc);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
+            }
+            Value filterChannel =
+                kb.addScaled(filter->offset, first, filter->strides[3]);
+            auto forTaps = [&](int64_t ub, ValueRange accs,
+                               function_ref<SmallVector<Value>(
+                                   KernelBuilder &, Value, ValueRange)>
+                                   body) {
               return unroll ? unrolledWithAccs(kb, ub, accs, body)
                             : forWithAccs(kb, 0, ub, 1, accs, body);
             };
-        accs = forTaps(kh, accs, [&](KernelBuilder &kb, Value y,
-                                     ValueRange accs) {
-          Value inRow =
-              kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
-          Value filterRow = kb.addScaled(filterChannel, y, filter->strides[0]);
-          return forTaps(kw, accs, [&](KernelBuilder &kb, Value x,
-                                       ValueRange accs) {
-            Value inTap =
-                kb.addScaled(inRow, x, parts->dilationW * in->strides[2]);
-            Value filterTap = kb.addScaled(filterRow, x, filter->strides[1]);
-            return forTaps(numIc, accs, [&](KernelBuilder &kb, Value ic,
-                                            ValueRange accs) {
-              Value xv = arith::SubIOp::create(
-                  kb.b, kb.loc,
-                  kb.loadByte(in->base,
-                              kb.addScaled(inTap, ic, in->strides[3])),
-                  inZpScalar);
-              Value filterAt = kb.addScaled(filterTap, ic, filter->strides[2]);
-              if (width == 1) {
-                Value wv = arith::SubIOp::create(
-                    kb.b, kb.loc, kb.loadByte(filter->base, filterAt),
-                    filterZpScalar);
-                return SmallVector<Value>{kb.add(accs[0], kb.mul(xv, wv))};
-              }
-              // Output channels (0, 2) in the even pair, (1, 3) in the odd
-              // one; the input value is the bottom half of xv.
-              Value w = kb.loadWord(filter->base, filterAt);
-              Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-              Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
-              return SmallVector<Value>{
-                  kb.intrinsic("llvm.arm.smlabb", {xv, wEven, accs[0]}),
-                  kb.intrinsic("llvm.arm.smlabb", {xv, wOdd, accs[1]}),
-                  kb.intrinsic("llvm.arm.smlabt", {xv, wEven, accs[2]}),
-                  kb.intrinsic("llvm.arm.smlabt", {xv, wOdd, accs[3]})};
-            });
-          });
+            accs = forTaps(
+                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow =
+                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      kb.addScaled(filterChannel, y, filter->strides[0]);
+                  return forTaps(
+                      kw, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            kb.addScaled(filterRow, x, filter->strides[1]);
+                        return forTaps(
+                            numIc, accs,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value xv = arith::SubIOp::create(
+                                  kb.b, kb.loc,
+                                  kb.loadByte(
+                                      in->base,
+                                      kb.addScaled(inTap, ic, in->strides[3])),
+                                  inZpScalar);
+                              Value filterAt = kb.addScaled(filterTap, ic,
+                                                            filter->strides[2]);
+                              if (width == 1) {
+                                Value wv = arith::SubIOp::create(
+                                    kb.b, kb.loc,
+                                    kb.loadByte(filter->base, filterAt),
+                                    filterZpScalar);
+                                return SmallVector<Value>{
+                                    kb.add(accs[0], kb.mul(xv, wv))};
+                              }
+                              // Output channels (0, 2) in the even pair, (1, 3)
+                              // in the odd one; the input value is the bottom
+                              // half of xv.
+                              Value w = kb.loadWord(filter->base, filterAt);
+                              Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                              Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                              return SmallVector<Value>{
+                                  kb.intrinsic("llvm.arm.smlabb",
+                                               {xv, wEven, accs[0]}),
+                                  kb.intrinsic("llvm.arm.smlabb",
+                                               {xv, wOdd, accs[1]}),
+                                  kb.intrinsic("llvm.arm.smlabt",
+                                               {xv, wEven, accs[2]}),
+                                  kb.intrinsic("llvm.arm.smlabt",
+                                               {xv, wOdd, accs[3]})};
+                            });
+                      });
+                });
+            for (auto [acc, oc] : llvm::zip(accs, ocs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, oc}));
+          };
+          forWithAccs(kb, 0, simdOc, 4, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitChannels(kb, oc, 4);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, simdOc, numOc, 1, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitChannels(kb, oc, 1);
+                        return SmallVector<Value>();
+                      });
         });
-        for (auto [acc, oc] : llvm::zip(accs, ocs))
-          memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                  getOutputIndices(kb, {n, oh, ow, oc}));
-      };
-      forWithAccs(kb, 0, simdOc, 4, {},
-                  [&](KernelBuilder &kb, Value oc, ValueRange) {
-                    emitChannels(kb, oc, 4);
-                    return SmallVector<Value>();
-                  });
-      forWithAccs(kb, simdOc, numOc, 1, {},
-                  [&](KernelBuilder &kb, Value oc, ValueRange) {
-                    emitChannels(kb, oc, 1);
-                    return SmallVector<Value>();
-                  });
-    });
     rewriter.eraseOp(op);
     return success();
   }
 };
+} // namespace
 
 /// Returns the constant integer values \p value stands for: a constant, or a
 /// block argument of a linalg.generic whose operand is a view of a constant
@@ -685,6 +716,7 @@ static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
   return result;
 }
 
+namespace {
 /// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale,
 ///   trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s),  s = extui(shift),
 /// into 32-bit operations when every shift is in [32, 62] and no multiplier
@@ -747,8 +779,7 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
                                                multiplier);
     Value t = arith::OrIOp::create(
         rewriter, kb.loc,
-        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(),
-                              kb.constant(1)),
+        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(), kb.constant(1)),
         arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
                                kb.constant(31)));
     Value shift =
@@ -764,25 +795,6 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
         kb.constant(1));
     rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
     return success();
-  }
-};
-
-/// Applies the DSP kernel patterns to a function.
-struct ArmDspInt8KernelsPass
-    : memopt::impl::ArmDspInt8KernelsPassBase<ArmDspInt8KernelsPass> {
-  using ArmDspInt8KernelsPassBase::ArmDspInt8KernelsPassBase;
-
-  void runOnOperation() override {
-    if (ocBlock < 1 || ocBlock > 8) {
-      getOperation().emitError("arm-dsp-int8-kernels: oc-block must be in "
-                               "[1, 8], got ")
-          << static_cast<int64_t>(ocBlock.getValue());
-      return signalPassFailure();
-    }
-    RewritePatternSet patterns(&getContext());
-    populateArmDspInt8KernelPatterns(patterns, ocBlock);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
-      signalPassFailure();
   }
 };
 } // namespace

@@ -1,7 +1,4 @@
-// RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
-// RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=0}))' 2>&1 | FileCheck %s --check-prefix=BLOCK
-
-// BLOCK: error: arm-dsp-int8-kernels: oc-block must be in [1, 8], got 0
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
 
 // One pixel of a 1x1 conv, 7 input channels (4 with DSP, a scalar tail of
 // 3), 5 output channels (two blocks of 2, a tail of 1), input zero point
@@ -53,6 +50,8 @@ func.func @conv(%in: memref<1x1x1x7xi8, strided<[18432, 384, 7, 1], offset: ?>>,
   return
 }
 
+// -----
+
 // A 3x3 depthwise window of 6 channels, input zero point 3 (pair (-3, -3) =
 // 0xFFFDFFFD = -131075), weight zero point 0 (no SADD16 on the filter):
 // channels 0-3 with SMLABB/SMLATT over the 9 unrolled taps (36 products),
@@ -78,6 +77,8 @@ func.func @dw(%in: memref<1x3x3x6xi8>, %w: memref<3x3x6xi8>, %out: memref<1x1x1x
   return
 }
 
+// -----
+
 // The plain ops on int8 (zero points 0, as mem-opt-zoo's int8 models lower):
 // no SADD16 at all.
 // CHECK-LABEL: func.func @plain
@@ -94,6 +95,8 @@ func.func @plain(%in: memref<1x1x1x8xi8>, %w: memref<2x1x1x8xi8>, %out: memref<1
   return
 }
 
+// -----
+
 // Left alone: a float conv, a zero point that is not a constant, and a conv on tensors.
 // CHECK-LABEL: func.func @negative
 // CHECK: linalg.conv_2d_nhwc_fhwc ins
@@ -107,6 +110,8 @@ func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memre
   %r = linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%t, %tw, %z, %z : tensor<1x3x3x4xi8>, tensor<3x3x4xi8>, i32, i32) outs(%tout : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
   return %r : tensor<1x1x1x4xi32>
 }
+
+// -----
 
 // An HWCF filter (one input channel, 6 output channels): the input value
 // minus its zero point (-128) multiplies output channels 0-3 with
@@ -129,6 +134,8 @@ func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x
   linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1x6xi8>, i32, i32) outs(%out : memref<1x1x1x6xi32>)
   return
 }
+
+// -----
 
 // The rounding multiply of a rescale with constant shifts in [32, 62]
 // becomes 32-bit: one widening multiply, t = (hi << 1) | (lo >> 31), then

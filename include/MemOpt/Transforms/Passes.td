@@ -517,7 +517,12 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
     values into two pairs of halfwords, `SADD16` subtracts the zero points
     from both halves, `SMLAD` does two multiply-accumulates of a
     convolution's reduction and `SMLABB`/`SMLATT` one per channel of a
-    depthwise convolution. A convolution keeps `oc-block` output channels
+    depthwise convolution; `linalg.conv_2d_nhwc_hwcf[_q]` (a first layer,
+    or a depthwise convolution of one input channel) widens four output
+    channels from one filter word and uses `SMLABB`/`SMLABT`. The 64-bit
+    rounding multiply of a lowered `tosa.rescale` whose shifts are constants
+    in [32, 62] becomes one `SMULL` and 32-bit shifts (exact, see
+    RescaleTo32Bit). A convolution keeps `oc-block` output channels
     in registers over one widened input word; channels or input channels
     that are not a multiple of the block or of 4 are computed by scalar
     tails. The accumulator stays in a register over the whole reduction.
@@ -529,6 +534,25 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
     memory model predicted is unchanged. The output is only valid for a
     target with the DSP extension (`cortex-m-pipeline` runs the pass for
     cortex-m4 and cortex-m7).
+
+    Before (one pixel of a fused 1x1 convolution, 8 input channels):
+    ```mlir
+    linalg.conv_2d_nhwc_fhwc_q {...} ins(%x, %w, %c-128_i32, %c0_i32 : ...)
+        outs(%acc : memref<1x1x1x4xi32>)
+    ```
+    After (per block of output channels; %zp is the pair (128, 128)):
+    ```mlir
+    %r:4 = scf.for %ic = %c0 to %c8 step %c4 iter_args(...) -> (i32, ...) {
+      %word = llvm.load %px {alignment = 1 : i64} : !llvm.ptr -> i32
+      %e = llvm.call_intrinsic "llvm.arm.sxtb16"(%word) : (i32) -> i32
+      %ez = llvm.call_intrinsic "llvm.arm.sadd16"(%e, %zp) : (i32, i32) -> i32
+      ...
+      %a = llvm.call_intrinsic "llvm.arm.smlad"(%ez, %we, %acc0)
+          : (i32, i32, i32) -> i32
+      ...
+    }
+    memref.store %r#0, %acc[%c0, %c0, %c0, %oc] : memref<1x1x1x4xi32>
+    ```
   }];
   let options = [
     Option<"ocBlock", "oc-block", "unsigned", /*default=*/"4",
