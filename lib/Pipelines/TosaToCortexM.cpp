@@ -263,6 +263,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   }
 
   // 6. LLVM dialect for the CPU: 32-bit index, bare pointers at calls.
+  // On Armv7E-M, int8 convolutions first become DSP kernels (SXTB16, SMLAD).
+  if (options.dspKernels &&
+      llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu) &&
+      failed(addText(pm, "func.func(arm-dsp-int8-kernels)", errorMessage)))
+    return failure();
   if (failed(addText(
           pm,
           "func.func(convert-linalg-to-loops),expand-strided-metadata,"

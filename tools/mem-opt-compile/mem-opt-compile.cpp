@@ -206,6 +206,11 @@ static cl::opt<std::string> optLevel(
                          "s")),
     cl::value_desc("level"), cl::init("s"), cl::Prefix,
     cl::cat(compileCategory));
+static cl::opt<bool> dspKernels(
+    "dsp-kernels",
+    cl::desc("Int8 convolutions as DSP-extension kernels (SXTB16, SMLAD) on "
+             "cortex-m4 and cortex-m7; docs/CortexM.md, \"DSP kernels\""),
+    cl::init(true), cl::cat(compileCategory));
 static cl::opt<bool> tfliteDoubleRound(
     "tflite-double-round",
     cl::desc("TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding "
@@ -1057,6 +1062,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   options.patches = patchesMode;
   options.maxMacOverhead = maxMacOverhead;
   options.placement = placementName;
+  options.dspKernels = dspKernels;
   options.alignment = alignment;
   options.io = ioPlacement;
   PassManager pm(&context);

@@ -134,6 +134,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Arena placement: best, greedy-by-size or no-reuse (the "
                      "algorithm of memplan-plan-arena; default: best)"),
       llvm::cl::init("best")};
+  /// DSP kernels for int8 convolutions where the CPU has the extension.
+  PassOptions::Option<bool> dspKernels{
+      *this, "dsp-kernels",
+      llvm::cl::desc("Lower int8 convolutions to DSP-extension kernels "
+                     "(arm-dsp-int8-kernels) on cortex-m4 and cortex-m7 "
+                     "(default: true)"),
+      llvm::cl::init(true)};
   /// Last stage to run.
   PassOptions::Option<std::string> stopAfter{
       *this, "stop-after",

@@ -34,6 +34,12 @@ void populatePartitionConcatConvPatterns(RewritePatternSet &patterns);
 /// (PartitionConcatDepthwiseConv.cpp).
 void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 
+/// Adds the Armv7E-M DSP kernels of int8 convolutions on memrefs
+/// (ArmDspInt8Kernels.cpp); \p ocBlock output channels share one widened
+/// input word.
+void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
+                                      unsigned ocBlock);
+
 } // namespace memopt
 } // namespace mlir
 

@@ -516,6 +516,63 @@ def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
+  let summary = "Lower int8 convolutions on memrefs to Armv7E-M DSP kernels";
+  let description = [{
+    Replaces every bufferized `linalg.conv_2d_nhwc_fhwc[_q]` and
+    `linalg.depthwise_conv_2d_nhwc_hwc[_q]` (int8 input and filter, int32
+    accumulator, constant zero points; the plain ops have none) by loops
+    that use the DSP extension
+    of Armv7E-M through LLVM's ARM intrinsics: `SXTB16` widens four int8
+    values into two pairs of halfwords, `SADD16` subtracts the zero points
+    from both halves, `SMLAD` does two multiply-accumulates of a
+    convolution's reduction and `SMLABB`/`SMLATT` one per channel of a
+    depthwise convolution; `linalg.conv_2d_nhwc_hwcf[_q]` (a first layer,
+    or a depthwise convolution of one input channel) widens four output
+    channels from one filter word and uses `SMLABB`/`SMLABT`. The 64-bit
+    rounding multiply of a lowered `tosa.rescale` whose shifts are constants
+    in [32, 62] becomes one `SMULL` and 32-bit shifts (exact, see
+    RescaleTo32Bit). A convolution keeps `oc-block` output channels
+    in registers over one widened input word; channels or input channels
+    that are not a multiple of the block or of 4 are computed by scalar
+    tails. The accumulator stays in a register over the whole reduction.
+
+    The result is bit-exact with the linalg op: every product of two
+    zero-point-corrected int8 values fits in 16x16 bits and the int32 sums
+    wrap as the op's do. The kernels read their operands in place through
+    unaligned 32-bit loads and need no scratch memory, so the arena the
+    memory model predicted is unchanged. The output is only valid for a
+    target with the DSP extension (`cortex-m-pipeline` runs the pass for
+    cortex-m4 and cortex-m7).
+
+    Before (one pixel of a fused 1x1 convolution, 8 input channels):
+    ```mlir
+    linalg.conv_2d_nhwc_fhwc_q {...} ins(%x, %w, %c-128_i32, %c0_i32 : ...)
+        outs(%acc : memref<1x1x1x4xi32>)
+    ```
+    After (per block of output channels; %zp is the pair (128, 128)):
+    ```mlir
+    %r:4 = scf.for %ic = %c0 to %c8 step %c4 iter_args(...) -> (i32, ...) {
+      %word = llvm.load %px {alignment = 1 : i64} : !llvm.ptr -> i32
+      %e = llvm.call_intrinsic "llvm.arm.sxtb16"(%word) : (i32) -> i32
+      %ez = llvm.call_intrinsic "llvm.arm.sadd16"(%e, %zp) : (i32, i32) -> i32
+      ...
+      %a = llvm.call_intrinsic "llvm.arm.smlad"(%ez, %we, %acc0)
+          : (i32, i32, i32) -> i32
+      ...
+    }
+    memref.store %r#0, %acc[%c0, %c0, %c0, %oc] : memref<1x1x1x4xi32>
+    ```
+  }];
+  let options = [
+    Option<"ocBlock", "oc-block", "unsigned", /*default=*/"4",
+           "Output channels of a convolution computed together over one "
+           "widened input word (1 to 8)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   let summary = "Set the module's LLVM target triple and data layout";
   let description = [{

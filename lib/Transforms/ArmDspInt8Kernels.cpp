@@ -1,0 +1,813 @@
+//===- ArmDspInt8Kernels.cpp - arm-dsp-int8-kernels pass ------------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers bufferized int8 convolutions to loops that use the DSP extension of
+// Armv7E-M (Cortex-M4, Cortex-M7) through LLVM's ARM intrinsics
+// (the `_q` ops and the plain ones on int8, whose zero points are 0):
+//
+//   conv_2d_nhwc_fhwc[_q]      for each output pixel and block of B output
+//                              channels, the reduction over (kh, kw, ic) four
+//                              input channels at a time: one 32-bit load of
+//                              the input, SXTB16 and SXTB16 ROR #8 widen it
+//                              to the pairs (x0, x2) and (x1, x3), SADD16
+//                              subtracts the input zero point from both
+//                              halves, and two SMLADs per output channel
+//                              accumulate the four products.
+//   depthwise_conv_2d_nhwc_hwc[_q]  four channels at a time: per tap one load
+//                              of the input and one of the filter, widened
+//                              the same way, and SMLABB/SMLATT accumulate
+//                              each channel separately.
+//
+// Input channels (or channels) that are not a multiple of 4, and output
+// channels that are not a multiple of B, are computed by scalar tails. The
+// accumulators live in registers (loop-carried values) over the whole
+// reduction; the output is read once (its bias or zero initialization) and
+// written once.
+//
+// Bit-exactness: every operand of a 16x16 multiply is an int8 value minus an
+// int8 zero point, in [-255, 255]; the int32 sums wrap modulo 2^32 exactly as
+// the linalg op's arith.addi does (SMLAD sets the Q flag on overflow but
+// returns the wrapped sum).
+//
+// Memory: the kernels read input and filter in place through (possibly
+// unaligned) 32-bit loads, which Armv7-M allows on normal memory, and need no
+// scratch buffer, so the arena is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// Emits the kernels' scalar and DSP operations at one insertion point.
+class KernelBuilder {
+public:
+  KernelBuilder(OpBuilder &builder, Location loc)
+      : b(builder), loc(loc), i8(builder.getI8Type()),
+        i32(builder.getI32Type()),
+        ptr(LLVM::LLVMPointerType::get(builder.getContext())) {}
+
+  /// An i32 constant.
+  Value constant(int64_t value) {
+    return arith::ConstantIntOp::create(b, loc, i32, value);
+  }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value mul(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
+  /// \p a + \p scale * \p c, folding the trivial cases.
+  Value addScaled(Value a, Value c, int64_t scale) {
+    if (scale == 0)
+      return a;
+    return add(a, scale == 1 ? c : mul(c, constant(scale)));
+  }
+
+  /// Calls the ARM intrinsic \p name, which returns an i32.
+  Value intrinsic(StringRef name, ValueRange args) {
+    return LLVM::CallIntrinsicOp::create(b, loc, i32, b.getStringAttr(name),
+                                         args)
+        ->getResult(0);
+  }
+  /// SXTB16: bytes 0 and 2 of \p x, sign-extended into two halfwords.
+  Value sxtb16(Value x) { return intrinsic("llvm.arm.sxtb16", {x}); }
+  /// SXTB16 of \p x rotated right by 8: bytes 1 and 3 (one SXTB16 ROR #8).
+  Value sxtb16Odd(Value x) {
+    Value rotated = LLVM::FshrOp::create(b, loc, x, x, constant(8));
+    return sxtb16(rotated);
+  }
+  /// SADD16 of \p x and \p packed, or \p x when \p packed is null.
+  Value sadd16(Value x, Value packed) {
+    return packed ? intrinsic("llvm.arm.sadd16", {x, packed}) : x;
+  }
+
+  /// The address of byte \p offset after \p base.
+  Value address(Value base, Value offset) {
+    return LLVM::GEPOp::create(b, loc, ptr, i8, base, ValueRange{offset});
+  }
+  /// Four bytes at \p base + \p offset as an i32 (an unaligned load).
+  Value loadWord(Value base, Value offset) {
+    return LLVM::LoadOp::create(b, loc, i32, address(base, offset),
+                                /*alignment=*/1);
+  }
+  /// The int8 at \p base + \p offset, sign-extended to i32.
+  Value loadByte(Value base, Value offset) {
+    Value byte = LLVM::LoadOp::create(b, loc, i8, address(base, offset), 1);
+    return arith::ExtSIOp::create(b, loc, i32, byte);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type i8, i32, ptr;
+};
+
+/// An int8 memref read through a byte pointer: element (i0, i1, ...) is at
+/// base + offset + sum(i_k * strides[k]).
+struct ByteView {
+  Value base;
+  Value offset;
+  SmallVector<int64_t> strides;
+  ArrayRef<int64_t> shape;
+};
+
+/// The operands and attributes shared by both convolutions.
+struct ConvParts {
+  Value input, filter, output;
+  int64_t inputZp, filterZp;
+  int64_t strideH, strideW, dilationH, dilationW;
+};
+} // namespace
+
+/// Builds the ByteView of \p memref, or fails if its strides are not static.
+static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return failure();
+  ByteView view;
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(kb.b, kb.loc, memref);
+  pointer = arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, pointer);
+  view.base = LLVM::IntToPtrOp::create(kb.b, kb.loc, kb.ptr, pointer);
+  if (ShapedType::isDynamic(offset)) {
+    auto metadata =
+        memref::ExtractStridedMetadataOp::create(kb.b, kb.loc, memref);
+    view.offset =
+        arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, metadata.getOffset());
+  } else {
+    view.offset = kb.constant(offset);
+  }
+  view.strides = std::move(strides);
+  view.shape = type.getShape();
+  return view;
+}
+
+/// Calls \p body(b, iv, accs) for iv = lb, lb + step, ... < ub, threading the
+/// accumulators \p accs through an scf.for with i32 bounds; a single
+/// iteration is emitted without a loop. Returns the final accumulators.
+static SmallVector<Value> forWithAccs(
+    KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+  if (lb >= ub)
+    return SmallVector<Value>(accs);
+  if (lb + step >= ub)
+    return body(kb, kb.constant(lb), accs);
+  auto loop = scf::ForOp::create(
+      kb.b, kb.loc, kb.constant(lb), kb.constant(ub), kb.constant(step), accs,
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+        KernelBuilder inner(b, loc);
+        SmallVector<Value> results = body(inner, iv, args);
+        scf::YieldOp::create(b, loc, results);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+/// Like forWithAccs, but emits every iteration in line (for the few taps of
+/// a depthwise window, whose loops LLVM leaves rolled at -Os).
+static SmallVector<Value> unrolledWithAccs(
+    KernelBuilder &kb, int64_t ub, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+  SmallVector<Value> current(accs);
+  for (int64_t i = 0; i < ub; ++i)
+    current = body(kb, kb.constant(i), current);
+  return current;
+}
+
+/// Taps of a depthwise window up to which its loops are unrolled.
+static constexpr int64_t kMaxUnrolledTaps = 25;
+
+/// Returns the constant value of the i32 zero point \p value if it is one
+/// an int8 operand can have.
+static std::optional<int64_t> getZeroPoint(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  int64_t zp = constant.getSExtValue();
+  if (zp < -128 || zp > 127)
+    return std::nullopt;
+  return zp;
+}
+
+/// The halfword pair (-zp, -zp) that SADD16 adds to a widened pair, or null
+/// if \p zp is 0.
+static Value getPackedNegation(KernelBuilder &kb, int64_t zp) {
+  if (zp == 0)
+    return nullptr;
+  uint32_t half = static_cast<uint32_t>(-zp) & 0xFFFFu;
+  return kb.constant(static_cast<int32_t>(half | (half << 16)));
+}
+
+/// Returns true if \p value is a statically shaped memref of \p width-bit
+/// integers.
+static bool isStaticIntMemRef(Value value, unsigned width) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape() &&
+         type.getElementType().isInteger(width);
+}
+
+/// Matches the operands of a quantized NHWC convolution on memrefs.
+static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
+  // The `_q` ops take two zero points; the plain ones on int8 have none
+  // (both 0: their `cast_signed` is a sign extension).
+  if (!op.hasPureBufferSemantics() ||
+      (op.getNumDpsInputs() != 4 && op.getNumDpsInputs() != 2) ||
+      op.getNumDpsInits() != 1)
+    return failure();
+  ConvParts parts;
+  parts.input = op.getDpsInputOperand(0)->get();
+  parts.filter = op.getDpsInputOperand(1)->get();
+  parts.output = op.getDpsInitOperand(0)->get();
+  if (!isStaticIntMemRef(parts.input, 8) ||
+      !isStaticIntMemRef(parts.filter, 8) ||
+      !isStaticIntMemRef(parts.output, 32))
+    return failure();
+  bool quantized = op.getNumDpsInputs() == 4;
+  std::optional<int64_t> inputZp =
+      quantized ? getZeroPoint(op.getDpsInputOperand(2)->get()) : 0;
+  std::optional<int64_t> filterZp =
+      quantized ? getZeroPoint(op.getDpsInputOperand(3)->get()) : 0;
+  if (!inputZp || !filterZp)
+    return failure();
+  parts.inputZp = *inputZp;
+  parts.filterZp = *filterZp;
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!strides || !dilations || strides.getNumElements() != 2 ||
+      dilations.getNumElements() != 2)
+    return failure();
+  auto strideValues = llvm::to_vector(strides.getValues<int64_t>());
+  auto dilationValues = llvm::to_vector(dilations.getValues<int64_t>());
+  parts.strideH = strideValues[0];
+  parts.strideW = strideValues[1];
+  parts.dilationH = dilationValues[0];
+  parts.dilationW = dilationValues[1];
+  return parts;
+}
+
+/// The output pixel loops shared by both kernels: calls \p body(kb, n, oh,
+/// ow, inputPixel) with the i32 offset of the pixel's window origin in the
+/// input, inside loops over the output's N, H and W.
+static void forEachPixel(
+    KernelBuilder &kb, ArrayRef<int64_t> outShape, const ByteView &in,
+    const ConvParts &parts,
+    function_ref<void(KernelBuilder &, Value, Value, Value, Value)> body) {
+  forWithAccs(
+      kb, 0, outShape[0], 1, {}, [&](KernelBuilder &kb, Value n, ValueRange) {
+        Value rowBase = kb.addScaled(in.offset, n, in.strides[0]);
+        forWithAccs(
+            kb, 0, outShape[1], 1, {},
+            [&](KernelBuilder &kb, Value oh, ValueRange) {
+              Value colBase =
+                  kb.addScaled(rowBase, oh, parts.strideH * in.strides[1]);
+              forWithAccs(kb, 0, outShape[2], 1, {},
+                          [&](KernelBuilder &kb, Value ow, ValueRange) {
+                            Value pixel = kb.addScaled(
+                                colBase, ow, parts.strideW * in.strides[2]);
+                            body(kb, n, oh, ow, pixel);
+                            return SmallVector<Value>();
+                          });
+              return SmallVector<Value>();
+            });
+        return SmallVector<Value>();
+      });
+}
+
+/// Index-typed indices (n, oh, ow, channel) of the output.
+static SmallVector<Value> getOutputIndices(KernelBuilder &kb,
+                                           ArrayRef<Value> values) {
+  SmallVector<Value> indices;
+  for (Value value : values)
+    indices.push_back(
+        arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), value));
+  return indices;
+}
+
+namespace {
+/// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
+template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
+  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock)
+      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
+                                             "with constant zero points");
+    KernelBuilder kb(rewriter, op.getLoc());
+    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    if (failed(in) || failed(filter))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t numOc = outShape[3];
+    int64_t kh = filter->shape[1], kw = filter->shape[2];
+    int64_t numIc = filter->shape[3];
+    // The SIMD part of the reduction over input channels; the rest is
+    // scalar.
+    int64_t simdIc = contiguous ? numIc - numIc % 4 : 0;
+    Value inZp = getPackedNegation(kb, parts->inputZp);
+    Value filterZp = getPackedNegation(kb, parts->filterZp);
+    Value inZpScalar = kb.constant(parts->inputZp);
+    Value filterZpScalar = kb.constant(parts->filterZp);
+    Value output = parts->output;
+    int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
+
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Output channels [first, first + width) of one pixel.
+          auto emitBlock = [&](KernelBuilder &kb, Value first, int64_t width) {
+            SmallVector<Value> ocs, accs, filterBases;
+            for (int64_t j = 0; j < width; ++j) {
+              Value oc = kb.add(first, kb.constant(j));
+              ocs.push_back(oc);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
+              filterBases.push_back(
+                  kb.addScaled(filter->offset, oc, filter->strides[0]));
+            }
+            accs = forWithAccs(
+                kb, 0, kh, 1, accs,
+                [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow =
+                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
+                  return forWithAccs(
+                      kb, 0, kw, 1, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        SmallVector<Value> filterTaps;
+                        for (Value base : filterBases)
+                          filterTaps.push_back(kb.addScaled(
+                              kb.addScaled(base, y, filter->strides[1]), x,
+                              filter->strides[2]));
+                        // Four input channels per step: 2 widenings of the
+                        // input word, then per output channel 2 widenings and 2
+                        // SMLADs.
+                        SmallVector<Value> result = forWithAccs(
+                            kb, 0, simdIc, 4, accs,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value word =
+                                  kb.loadWord(in->base, kb.add(inTap, ic));
+                              Value even = kb.sadd16(kb.sxtb16(word), inZp);
+                              Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
+                              SmallVector<Value> next;
+                              for (auto [acc, tap] :
+                                   llvm::zip(accs, filterTaps)) {
+                                Value w =
+                                    kb.loadWord(filter->base, kb.add(tap, ic));
+                                Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                                Value wOdd =
+                                    kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                                Value sum = kb.intrinsic("llvm.arm.smlad",
+                                                         {even, wEven, acc});
+                                next.push_back(kb.intrinsic("llvm.arm.smlad",
+                                                            {odd, wOdd, sum}));
+                              }
+                              return next;
+                            });
+                        // The input channels left over, one at a time.
+                        return forWithAccs(
+                            kb, simdIc, numIc, 1, result,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value xv = arith::SubIOp::create(
+                                  kb.b, kb.loc,
+                                  kb.loadByte(
+                                      in->base,
+                                      kb.addScaled(inTap, ic, in->strides[3])),
+                                  inZpScalar);
+                              SmallVector<Value> next;
+                              for (auto [acc, tap] :
+                                   llvm::zip(accs, filterTaps)) {
+                                Value wv = arith::SubIOp::create(
+                                    kb.b, kb.loc,
+                                    kb.loadByte(
+                                        filter->base,
+                                        kb.addScaled(tap, ic,
+                                                     filter->strides[3])),
+                                    filterZpScalar);
+                                next.push_back(kb.add(acc, kb.mul(xv, wv)));
+                              }
+                              return next;
+                            });
+                      });
+                });
+            for (auto [acc, oc] : llvm::zip(accs, ocs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, oc}));
+          };
+          int64_t blocked = numOc - numOc % block;
+          forWithAccs(kb, 0, blocked, block, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitBlock(kb, oc, block);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, blocked, numOc, 1, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitBlock(kb, oc, 1);
+                        return SmallVector<Value>();
+                      });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  unsigned ocBlock;
+};
+} // namespace
+
+namespace {
+/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]).
+template <typename DepthwiseOp>
+struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
+  using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DepthwiseOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
+                                             "memrefs with constant zero "
+                                             "points");
+    KernelBuilder kb(rewriter, op.getLoc());
+    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    if (failed(in) || failed(filter))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    bool contiguous = in->strides[3] == 1 && filter->strides[2] == 1;
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t channels = outShape[3];
+    int64_t kh = filter->shape[0], kw = filter->shape[1];
+    int64_t simdChannels = contiguous ? channels - channels % 4 : 0;
+    Value inZp = getPackedNegation(kb, parts->inputZp);
+    Value filterZp = getPackedNegation(kb, parts->filterZp);
+    Value inZpScalar = kb.constant(parts->inputZp);
+    Value filterZpScalar = kb.constant(parts->filterZp);
+    Value output = parts->output;
+
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Channels [first, first + width): width 4 with DSP, 1 scalar.
+          auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                  int64_t width) {
+            SmallVector<Value> cs, accs;
+            for (int64_t j = 0; j < width; ++j) {
+              Value c = kb.add(first, kb.constant(j));
+              cs.push_back(c);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, c})));
+            }
+            Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
+            Value filterChannel =
+                kb.addScaled(filter->offset, first, filter->strides[2]);
+            bool unroll = kh * kw <= kMaxUnrolledTaps;
+            auto forTaps = [&](int64_t ub, ValueRange accs,
+                               function_ref<SmallVector<Value>(
+                                   KernelBuilder &, Value, ValueRange)>
+                                   body) {
+              return unroll ? unrolledWithAccs(kb, ub, accs, body)
+                            : forWithAccs(kb, 0, ub, 1, accs, body);
+            };
+            accs = forTaps(
+                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow = kb.addScaled(inChannel, y,
+                                             parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      kb.addScaled(filterChannel, y, filter->strides[0]);
+                  return forTaps(
+                      kw, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            kb.addScaled(filterRow, x, filter->strides[1]);
+                        if (width == 1) {
+                          Value xv = arith::SubIOp::create(
+                              kb.b, kb.loc, kb.loadByte(in->base, inTap),
+                              inZpScalar);
+                          Value wv = arith::SubIOp::create(
+                              kb.b, kb.loc,
+                              kb.loadByte(filter->base, filterTap),
+                              filterZpScalar);
+                          return SmallVector<Value>{
+                              kb.add(accs[0], kb.mul(xv, wv))};
+                        }
+                        // Channels (0, 2) in the even pair, (1, 3) in the odd
+                        // one.
+                        Value word = kb.loadWord(in->base, inTap);
+                        Value w = kb.loadWord(filter->base, filterTap);
+                        Value even = kb.sadd16(kb.sxtb16(word), inZp);
+                        Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
+                        Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                        Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                        return SmallVector<Value>{
+                            kb.intrinsic("llvm.arm.smlabb",
+                                         {even, wEven, accs[0]}),
+                            kb.intrinsic("llvm.arm.smlabb",
+                                         {odd, wOdd, accs[1]}),
+                            kb.intrinsic("llvm.arm.smlatt",
+                                         {even, wEven, accs[2]}),
+                            kb.intrinsic("llvm.arm.smlatt",
+                                         {odd, wOdd, accs[3]})};
+                      });
+                });
+            for (auto [acc, c] : llvm::zip(accs, cs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, c}));
+          };
+          forWithAccs(kb, 0, simdChannels, 4, {},
+                      [&](KernelBuilder &kb, Value c, ValueRange) {
+                        emitChannels(kb, c, 4);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, simdChannels, channels, 1, {},
+                      [&](KernelBuilder &kb, Value c, ValueRange) {
+                        emitChannels(kb, c, 1);
+                        return SmallVector<Value>();
+                      });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+namespace {
+/// Rewrites linalg.conv_2d_nhwc_hwcf[_q] (filter [KH, KW, IC, OC]; the
+/// first layer of a network, or a depthwise convolution of one input
+/// channel): its output channels are contiguous in the filter, so four of
+/// them are widened from one filter word and each input value, corrected by
+/// its zero point, multiplies all four with SMLABB/SMLABT.
+template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
+                                             "with constant zero points");
+    KernelBuilder kb(rewriter, op.getLoc());
+    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    if (failed(in) || failed(filter))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t numOc = outShape[3];
+    int64_t kh = filter->shape[0], kw = filter->shape[1];
+    int64_t numIc = filter->shape[2];
+    int64_t simdOc = filter->strides[3] == 1 ? numOc - numOc % 4 : 0;
+    bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
+    Value filterZp = getPackedNegation(kb, parts->filterZp);
+    Value inZpScalar = kb.constant(parts->inputZp);
+    Value filterZpScalar = kb.constant(parts->filterZp);
+    Value output = parts->output;
+
+    forEachPixel(
+        kb, outShape, *in, *parts,
+        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+          // Output channels [first, first + width): width 4 with DSP, 1 scalar.
+          auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                  int64_t width) {
+            SmallVector<Value> ocs, accs;
+            for (int64_t j = 0; j < width; ++j) {
+              Value oc = kb.add(first, kb.constant(j));
+              ocs.push_back(oc);
+              accs.push_back(memref::LoadOp::create(
+                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
+            }
+            Value filterChannel =
+                kb.addScaled(filter->offset, first, filter->strides[3]);
+            auto forTaps = [&](int64_t ub, ValueRange accs,
+                               function_ref<SmallVector<Value>(
+                                   KernelBuilder &, Value, ValueRange)>
+                                   body) {
+              return unroll ? unrolledWithAccs(kb, ub, accs, body)
+                            : forWithAccs(kb, 0, ub, 1, accs, body);
+            };
+            accs = forTaps(
+                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                  Value inRow =
+                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      kb.addScaled(filterChannel, y, filter->strides[0]);
+                  return forTaps(
+                      kw, accs,
+                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                        Value inTap = kb.addScaled(
+                            inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            kb.addScaled(filterRow, x, filter->strides[1]);
+                        return forTaps(
+                            numIc, accs,
+                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                              Value xv = arith::SubIOp::create(
+                                  kb.b, kb.loc,
+                                  kb.loadByte(
+                                      in->base,
+                                      kb.addScaled(inTap, ic, in->strides[3])),
+                                  inZpScalar);
+                              Value filterAt = kb.addScaled(filterTap, ic,
+                                                            filter->strides[2]);
+                              if (width == 1) {
+                                Value wv = arith::SubIOp::create(
+                                    kb.b, kb.loc,
+                                    kb.loadByte(filter->base, filterAt),
+                                    filterZpScalar);
+                                return SmallVector<Value>{
+                                    kb.add(accs[0], kb.mul(xv, wv))};
+                              }
+                              // Output channels (0, 2) in the even pair, (1, 3)
+                              // in the odd one; the input value is the bottom
+                              // half of xv.
+                              Value w = kb.loadWord(filter->base, filterAt);
+                              Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                              Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                              return SmallVector<Value>{
+                                  kb.intrinsic("llvm.arm.smlabb",
+                                               {xv, wEven, accs[0]}),
+                                  kb.intrinsic("llvm.arm.smlabb",
+                                               {xv, wOdd, accs[1]}),
+                                  kb.intrinsic("llvm.arm.smlabt",
+                                               {xv, wEven, accs[2]}),
+                                  kb.intrinsic("llvm.arm.smlabt",
+                                               {xv, wOdd, accs[3]})};
+                            });
+                      });
+                });
+            for (auto [acc, oc] : llvm::zip(accs, ocs))
+              memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                      getOutputIndices(kb, {n, oh, ow, oc}));
+          };
+          forWithAccs(kb, 0, simdOc, 4, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitChannels(kb, oc, 4);
+                        return SmallVector<Value>();
+                      });
+          forWithAccs(kb, simdOc, numOc, 1, {},
+                      [&](KernelBuilder &kb, Value oc, ValueRange) {
+                        emitChannels(kb, oc, 1);
+                        return SmallVector<Value>();
+                      });
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+/// Returns the constant integer values \p value stands for: a constant, or a
+/// block argument of a linalg.generic whose operand is a view of a constant
+/// memref.global.
+static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
+  APInt scalar;
+  if (matchPattern(value, m_ConstantInt(&scalar)))
+    return SmallVector<int64_t>{scalar.getSExtValue()};
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(arg.getOwner()->getParentOp());
+  if (!generic || arg.getOwner() != generic.getBody() ||
+      arg.getArgNumber() >= generic.getNumDpsInputs())
+    return std::nullopt;
+  Value source = generic.getDpsInputOperand(arg.getArgNumber())->get();
+  while (Operation *def = source.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      break;
+    source = def->getOperand(0);
+  }
+  auto getGlobal = source.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto values =
+      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &v : values.getValues<APInt>())
+    result.push_back(v.getSExtValue());
+  return result;
+}
+
+namespace {
+/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale,
+///   trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s),  s = extui(shift),
+/// into 32-bit operations when every shift is in [32, 62] and no multiplier
+/// is INT32_MIN (both read from constants): with P = a * m from one SMULL
+/// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
+/// since |P| < 2^62,
+///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
+///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
+/// shifts are in [0, 31], so no shift is out of range.
+struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
+                                PatternRewriter &rewriter) const override {
+    if (!trunc.getType().isInteger(32) ||
+        !trunc.getIn().getType().isInteger(64))
+      return failure();
+    auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+    if (!shr)
+      return failure();
+    auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
+    auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
+    if (!sum || !shiftExt || !shiftExt.getIn().getType().isInteger(8))
+      return failure();
+    auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
+    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
+    if (!product || !half || !matchPattern(half.getRhs(), m_One()))
+      return failure();
+    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
+    if (!power || !matchPattern(power.getLhs(), m_One()) ||
+        power.getRhs() != shiftExt.getResult())
+      return failure();
+    auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
+    auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
+    if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
+        !rhs.getIn().getType().isInteger(32))
+      return failure();
+    // The multiplier and the shift must be known: constants.
+    std::optional<SmallVector<int64_t>> shifts =
+        getConstantValues(shiftExt.getIn());
+    if (!shifts || llvm::any_of(*shifts, [](int64_t s) {
+          int64_t unsignedShift = s & 0xFF;
+          return unsignedShift < 32 || unsignedShift > 62;
+        }))
+      return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
+    Value multiplier = rhs.getIn();
+    Value accumulator = lhs.getIn();
+    std::optional<SmallVector<int64_t>> multipliers =
+        getConstantValues(multiplier);
+    if (!multipliers) {
+      std::swap(multiplier, accumulator);
+      multipliers = getConstantValues(multiplier);
+    }
+    if (!multipliers || llvm::is_contained(*multipliers, INT32_MIN))
+      return rewriter.notifyMatchFailure(trunc, "multiplier not known");
+
+    KernelBuilder kb(rewriter, trunc.getLoc());
+    auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
+                                               multiplier);
+    Value t = arith::OrIOp::create(
+        rewriter, kb.loc,
+        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(), kb.constant(1)),
+        arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
+                               kb.constant(31)));
+    Value shift =
+        arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
+    Value quotient = arith::ShRSIOp::create(
+        rewriter, kb.loc, t,
+        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(31)));
+    Value roundBit = arith::AndIOp::create(
+        rewriter, kb.loc,
+        arith::ShRSIOp::create(
+            rewriter, kb.loc, t,
+            arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32))),
+        kb.constant(1));
+    rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
+    return success();
+  }
+};
+} // namespace
+
+void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
+                                                    unsigned ocBlock) {
+  patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
+               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
+                                                        ocBlock);
+  patterns.add<RescaleTo32Bit>(patterns.getContext());
+  patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
+               ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
+  patterns.add<DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcQOp>,
+               DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcOp>>(
+      patterns.getContext());
+}

@@ -1,0 +1,194 @@
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(arm-dsp-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
+
+// One pixel of a 1x1 conv, 7 input channels (4 with DSP, a scalar tail of
+// 3), 5 output channels (two blocks of 2, a tail of 1), input zero point
+// -128: SADD16 adds the halfword pair (128, 128) = 128 + 128 * 65536 =
+// 8388736. The input row starts at the view's dynamic offset.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[ZP:.*]] = arith.constant 8388736 : i32
+// CHECK-DAG: %[[C8:.*]] = arith.constant 8 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[C7:.*]] = arith.constant 7 : i32
+// CHECK-DAG: %[[ZPS:.*]] = arith.constant -128 : i32
+// CHECK: %[[INT:.*]] = memref.extract_aligned_pointer_as_index %arg0
+// CHECK: %[[IN:.*]] = llvm.inttoptr
+// CHECK: %{{.*}}, %[[OFF:.*]], %{{.*}} = memref.extract_strided_metadata %arg0
+// CHECK: scf.for %[[OC:.*]] = %{{.*}} to %[[C4]] step %[[C2]] : i32 {
+// CHECK:   %[[ACC0:.*]] = memref.load %arg2
+// CHECK:   %[[ACC1:.*]] = memref.load %arg2
+// CHECK:   %[[X:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> i32
+// CHECK:   %[[XE:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[X]])
+// CHECK:   %[[XEZ:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XE]], %[[ZP]])
+// CHECK:   %[[XR:.*]] = llvm.intr.fshr(%[[X]], %[[X]], %[[C8]])
+// CHECK:   %[[XO:.*]] = llvm.call_intrinsic "llvm.arm.sxtb16"(%[[XR]])
+// CHECK:   %[[XOZ:.*]] = llvm.call_intrinsic "llvm.arm.sadd16"(%[[XO]], %[[ZP]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC0]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC1]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
+// The scalar tail: input channels 4 to 6, (x - zp) * w.
+// CHECK:   scf.for %{{.*}} = %[[C4]] to %[[C7]] step %{{.*}} iter_args
+// CHECK:     arith.extsi %{{.*}} : i8 to i32
+// CHECK:     arith.subi %{{.*}}, %[[ZPS]] : i32
+// CHECK:     arith.muli
+// CHECK:   memref.store
+// CHECK:   memref.store
+// CHECK: }
+// The fifth output channel alone.
+// CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %[[C4I:.*]]] : memref<1x1x1x5xi32>
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK-NOT: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK: memref.store
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: return
+func.func @conv(%in: memref<1x1x1x7xi8, strided<[18432, 384, 7, 1], offset: ?>>, %w: memref<5x1x1x7xi8>, %out: memref<1x1x1x5xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x7xi8, strided<[18432, 384, 7, 1], offset: ?>>, memref<5x1x1x7xi8>, i32, i32) outs(%out : memref<1x1x1x5xi32>)
+  return
+}
+
+// -----
+
+// A 3x3 depthwise window of 6 channels, input zero point 3 (pair (-3, -3) =
+// 0xFFFDFFFD = -131075), weight zero point 0 (no SADD16 on the filter):
+// channels 0-3 with SMLABB/SMLATT over the 9 unrolled taps (36 products),
+// channels 4 and 5 scalar (9 taps each).
+// CHECK-LABEL: func.func @dw
+// CHECK-DAG: %[[DZP:.*]] = arith.constant -131075 : i32
+// CHECK-COUNT-18: llvm.call_intrinsic "llvm.arm.sadd16"(%{{.*}}, %[[DZP]])
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK-NOT: scf.for
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK: llvm.call_intrinsic "llvm.arm.smlatt"
+// CHECK: scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} : i32 {
+// CHECK-COUNT-9: arith.muli
+// CHECK: memref.store
+// CHECK: }
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw(%in: memref<1x3x3x6xi8>, %w: memref<3x3x6xi8>, %out: memref<1x1x1x6xi32>) {
+  %zp = arith.constant 3 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x6xi8>, memref<3x3x6xi8>, i32, i32) outs(%out : memref<1x1x1x6xi32>)
+  return
+}
+
+// -----
+
+// The plain ops on int8 (zero points 0, as mem-opt-zoo's int8 models lower):
+// no SADD16 at all.
+// CHECK-LABEL: func.func @plain
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK: llvm.call_intrinsic "llvm.arm.smlad"
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK-NOT: llvm.arm.sadd16
+// CHECK-NOT: linalg.
+// CHECK: return
+func.func @plain(%in: memref<1x1x1x8xi8>, %w: memref<2x1x1x8xi8>, %out: memref<1x1x1x2xi32>, %din: memref<1x3x3x4xi8>, %dw: memref<3x3x4xi8>, %dout: memref<1x1x1x4xi32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w : memref<1x1x1x8xi8>, memref<2x1x1x8xi8>) outs(%out : memref<1x1x1x2xi32>)
+  linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%din, %dw : memref<1x3x3x4xi8>, memref<3x3x4xi8>) outs(%dout : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// Left alone: a float conv, a zero point that is not a constant, and a conv on tensors.
+// CHECK-LABEL: func.func @negative
+// CHECK: linalg.conv_2d_nhwc_fhwc ins
+// CHECK: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: linalg.depthwise_conv_2d_nhwc_hwc_q
+// CHECK-NOT: llvm.call_intrinsic
+func.func @negative(%in: memref<1x1x1x8xi8>, %w: memref<4x1x1x8xi8>, %out: memref<1x1x1x4xi32>, %zp: i32, %t: tensor<1x3x3x4xi8>, %tw: tensor<3x3x4xi8>, %tout: tensor<1x1x1x4xi32>, %fin: memref<1x1x1x8xf32>, %fw: memref<4x1x1x8xf32>, %fout: memref<1x1x1x4xf32>) -> tensor<1x1x1x4xi32> {
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc ins(%fin, %fw : memref<1x1x1x8xf32>, memref<4x1x1x8xf32>) outs(%fout : memref<1x1x1x4xf32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x8xi8>, memref<4x1x1x8xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  %r = linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%t, %tw, %z, %z : tensor<1x3x3x4xi8>, tensor<3x3x4xi8>, i32, i32) outs(%tout : tensor<1x1x1x4xi32>) -> tensor<1x1x1x4xi32>
+  return %r : tensor<1x1x1x4xi32>
+}
+
+// -----
+
+// An HWCF filter (one input channel, 6 output channels): the input value
+// minus its zero point (-128) multiplies output channels 0-3 with
+// SMLABB/SMLABT over the 9 unrolled taps, channels 4 and 5 are scalar.
+// CHECK-LABEL: func.func @hwcf
+// CHECK-DAG: %[[HZP:.*]] = arith.constant -128 : i32
+// CHECK: %[[XV:.*]] = arith.subi %{{.*}}, %[[HZP]] : i32
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabt"(%[[XV]]
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabt"(%[[XV]]
+// CHECK-COUNT-32: llvm.arm.smlab
+// CHECK-NOT: llvm.arm.smlab
+// CHECK: scf.for
+// CHECK-COUNT-9: arith.muli
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf_q
+func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x1x1x6xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1x6xi8>, i32, i32) outs(%out : memref<1x1x1x6xi32>)
+  return
+}
+
+// -----
+
+// The rounding multiply of a rescale with constant shifts in [32, 62]
+// becomes 32-bit: one widening multiply, t = (hi << 1) | (lo >> 31), then
+// (t >> (s - 31)) + ((t >> (s - 32)) & 1). Shift 31 (below 32) stays 64-bit.
+// CHECK-LABEL: func.func @rescale
+// CHECK: linalg.generic
+// CHECK-NOT: i64
+// CHECK: %[[LO:.*]], %[[HI:.*]] = arith.mulsi_extended
+// CHECK: %[[SHL:.*]] = arith.shli %[[HI]], %{{.*}} : i32
+// CHECK: %[[SHR:.*]] = arith.shrui %[[LO]], %{{.*}} : i32
+// CHECK: %[[T:.*]] = arith.ori %[[SHL]], %[[SHR]] : i32
+// CHECK: %[[S:.*]] = arith.extui %{{.*}} : i8 to i32
+// CHECK: %[[S31:.*]] = arith.subi %[[S]], %{{.*}} : i32
+// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[S31]] : i32
+// CHECK: %[[S32:.*]] = arith.subi %[[S]], %{{.*}} : i32
+// CHECK: %[[B:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
+// CHECK: %[[BIT:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK: arith.addi %[[Q]], %[[BIT]] : i32
+// CHECK: linalg.generic
+// CHECK: arith.muli %{{.*}}, %{{.*}} : i64
+memref.global "private" constant @mult : memref<2xi32> = dense<[1073741824, 2147483647]>
+memref.global "private" constant @shift : memref<2xi8> = dense<[32, 62]>
+memref.global "private" constant @shift31 : memref<2xi8> = dense<[31, 40]>
+func.func @rescale(%acc: memref<2xi32>, %out: memref<2xi32>) {
+  %c1 = arith.constant 1 : i64
+  %m = memref.get_global @mult : memref<2xi32>
+  %s = memref.get_global @shift : memref<2xi8>
+  %s31 = memref.get_global @shift31 : memref<2xi8>
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%acc, %m, %s : memref<2xi32>, memref<2xi32>, memref<2xi8>) outs(%out : memref<2xi32>) {
+  ^bb0(%in: i32, %in_1: i32, %in_2: i8, %o: i32):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_1 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_2 : i8 to i64
+    %4 = arith.shli %c1, %3 : i64
+    %5 = arith.shrui %4, %c1 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    linalg.yield %8 : i32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]} ins(%acc, %m, %s31 : memref<2xi32>, memref<2xi32>, memref<2xi8>) outs(%out : memref<2xi32>) {
+  ^bb0(%in: i32, %in_1: i32, %in_2: i8, %o: i32):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_1 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_2 : i8 to i64
+    %4 = arith.shli %c1, %3 : i64
+    %5 = arith.shrui %4, %c1 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    linalg.yield %8 : i32
+  }
+  return
+}
