@@ -77,6 +77,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
       {"Bufferization and the arena",
        {"prepare-bufferization", "memref-copy-to-linalg", "memplan-plan-arena",
         "memplan-io-to-arena", "memplan-lower", "set-llvm-target"}},
+      {"Kernels for the CPU", {"arm-dsp-int8-kernels"}},
   };
 }
 
