@@ -80,6 +80,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
        {"prepare-bufferization", "memref-copy-to-linalg", "memplan-plan-arena",
         "memplan-io-to-arena", "memplan-lower", "set-llvm-target"}},
       {"Input checks", {"verify-default-attributes"}},
+      {"Kernels for the CPU", {"arm-dsp-int8-kernels"}},
   };
 }
 
