@@ -312,6 +312,11 @@ static constexpr const char *kHostPipeline =
     "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true}),"
     "canonicalize,func.func(linalg-fuse-elementwise-ops),"
     "eliminate-empty-tensors,"
+    // A value returned twice gets a copy, one buffer per result, as
+    // cortex-m-pipeline does for io=caller: buffer-results-to-out-params
+    // crashes on a buffer returned twice (found by the pass fuzzer).
+    "func.func(prepare-bufferization{copy-duplicate-results=true "
+    "in-place-elementwise=false}),"
     "one-shot-bufferize{bufferize-function-boundaries=true "
     "function-boundary-type-conversion=identity-layout-map},"
     "canonicalize,"
@@ -812,6 +817,7 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   mlir::registerAllPasses();
+  mlir::memopt::registerAllPasses();
 
   cl::HideUnrelatedOptions(runCategory);
   cl::ParseCommandLineOptions(

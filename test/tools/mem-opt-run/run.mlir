@@ -86,3 +86,19 @@ func.func @avg_i8(%x: tensor<1x2x2x1xi8>) -> tensor<1x1x1x1xi8> {
   %0 = tosa.avg_pool2d %x, %zp, %zp {acc_type = i32, kernel = array<i64: 2, 2>, pad = array<i64: 0, 0, 0, 0>, stride = array<i64: 1, 1>} : (tensor<1x2x2x1xi8>, tensor<1xi8>, tensor<1xi8>) -> tensor<1x1x1x1xi8>
   return %0 : tensor<1x1x1x1xi8>
 }
+
+// A value returned twice: each result gets its own buffer (before, the host
+// flow's buffer-results-to-out-params crashed; found by the pass fuzzer,
+// test/fuzz/pass_fuzz.py, on a function whose duplicate ops CSE merged).
+// [1, -2] + [3, 4] = [4, 2], twice.
+// RUN: mem-opt-run %s --entry=twice --print | FileCheck %s --check-prefix=TWICE
+// TWICE: @twice result #0: tensor<2xi32>
+// TWICE-NEXT: 4 2
+// TWICE: @twice result #1: tensor<2xi32>
+// TWICE-NEXT: 4 2
+func.func @twice() -> (tensor<2xi32>, tensor<2xi32>) {
+  %0 = "tosa.const"() <{values = dense<[1, -2]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %1 = "tosa.const"() <{values = dense<[3, 4]> : tensor<2xi32>}> : () -> tensor<2xi32>
+  %2 = tosa.add %0, %1 : (tensor<2xi32>, tensor<2xi32>) -> tensor<2xi32>
+  return %2, %2 : tensor<2xi32>, tensor<2xi32>
+}
