@@ -210,7 +210,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (failed(addText(pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
-                     "canonicalize,"
+                     // The marks of prepare-bufferization, carried out on
+                     // buffers before canonicalization rebuilds the generics.
+                     "func.func(reuse-dying-inputs),canonicalize,"
                      // The per-pixel accumulators of the fused loops are
                      // allocated once, at function level, for the planner.
                      "func.func(buffer-loop-hoisting)",

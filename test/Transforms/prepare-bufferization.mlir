@@ -4,13 +4,20 @@
 
 #id = affine_map<(d0) -> (d0)>
 
-// Inputs become read-only; an elementwise op writes over an input that dies
-// there (%a, used only here), never over a function argument.
+// Inputs become read-only; an elementwise op is marked to write over an input
+// that dies there (%a, used only here: input 0), never over a function
+// argument. The init stays the tensor.empty; reuse-dying-inputs carries the
+// mark out on buffers.
 // CHECK-LABEL: func.func @elementwise
 // CHECK-SAME: %[[X:.*]]: tensor<4xf32> {bufferization.writable = false}
-// CHECK: %[[A:.*]] = linalg.generic {{.*}} ins(%[[X]], %[[X]] : {{.*}}) outs(%{{.*}} : tensor<4xf32>)
-// CHECK: linalg.generic {{.*}} ins(%[[A]], %[[X]] : {{.*}}) outs(%[[A]] : tensor<4xf32>)
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK-NOT: memopt.overwrite_input
+// CHECK-SAME: ins(%[[X]], %[[X]] : {{.*}}) outs(%{{.*}} : tensor<4xf32>)
+// CHECK: %[[E1:.*]] = tensor.empty
+// CHECK: linalg.generic
+// CHECK-SAME: ins(%[[A]], %[[X]] : {{.*}}) outs(%[[E1]] : tensor<4xf32>) attrs = {memopt.overwrite_input = 0 : i64}
 // OFF-LABEL: func.func @elementwise
+// OFF-NOT: memopt.overwrite_input
 // OFF: linalg.generic
 // OFF: %[[E1:.*]] = tensor.empty
 // OFF: linalg.generic {{.*}} outs(%[[E1]] : tensor<4xf32>)
@@ -36,9 +43,12 @@ func.func @elementwise(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // An input with another user is not overwritten.
 // CHECK-LABEL: func.func @other_user
+// CHECK-NOT: memopt.overwrite_input
 // CHECK: %[[A:.*]] = linalg.generic
 // CHECK: %[[E:.*]] = tensor.empty
 // CHECK: linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+// CHECK-NOT: memopt.overwrite_input
+// CHECK: return
 func.func @other_user(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
   %e0 = tensor.empty() : tensor<4xf32>
   %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%x : tensor<4xf32>) outs(%e0 : tensor<4xf32>) {
@@ -65,10 +75,12 @@ func.func @other_user(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
 // CHECK-LABEL: func.func @views
 // CHECK: %[[F:.*]] = linalg.fill
 // CHECK: %[[R:.*]] = tensor.collapse_shape %[[F]]
-// CHECK: linalg.generic {{.*}} ins(%[[R]] : tensor<4xf32>) outs(%[[R]] : tensor<4xf32>)
+// CHECK: linalg.generic {{.*}} ins(%[[R]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xf32>) attrs = {memopt.overwrite_input = 0 : i64}
 // CHECK: %[[S:.*]] = tensor.extract_slice
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<4xf32>
-// CHECK: linalg.generic {{.*}} ins(%[[S]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
+// CHECK: linalg.generic
+// CHECK-NOT: memopt.overwrite_input
+// CHECK-SAME: ins(%[[S]] : tensor<4xf32>) outs(%[[E]] : tensor<4xf32>)
 func.func @views() -> (tensor<4xf32>, tensor<4xf32>) {
   %z = arith.constant 1.0 : f32
   %e = tensor.empty() : tensor<2x2xf32>
@@ -90,6 +102,40 @@ func.func @views() -> (tensor<4xf32>, tensor<4xf32>) {
     linalg.yield %n : f32
   } -> tensor<4xf32>
   return %a, %b : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// Inside a loop, where reuse-dying-inputs does not look, the init is tied to
+// the dying input on tensors (%a, computed in the iteration and used only
+// by the second generic), and one-shot bufferization writes in place.
+// CHECK-LABEL: func.func @in_loop
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = linalg.generic
+// CHECK-NOT: memopt.overwrite_input
+// CHECK: linalg.generic {{.*}} ins(%[[A]] : tensor<4xf32>) outs(%[[A]] : tensor<4xf32>)
+func.func @in_loop(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%t = %x) -> (tensor<4xf32>) {
+    %e0 = tensor.empty() : tensor<4xf32>
+    %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%t : tensor<4xf32>) outs(%e0 : tensor<4xf32>) {
+    ^bb0(%p: f32, %o: f32):
+      %n = arith.negf %p : f32
+      linalg.yield %n : f32
+    } -> tensor<4xf32>
+    %e1 = tensor.empty() : tensor<4xf32>
+    %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]} ins(%a : tensor<4xf32>) outs(%e1 : tensor<4xf32>) {
+    ^bb0(%p: f32, %o: f32):
+      %n = arith.negf %p : f32
+      linalg.yield %n : f32
+    } -> tensor<4xf32>
+    scf.yield %b : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
 }
 
 // -----

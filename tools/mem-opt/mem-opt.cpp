@@ -75,8 +75,9 @@ static SmallVector<HelpGroup> getHelpGroups() {
         "fuse-rescale-accumulators", "mark-fused-elementwise",
         "fuse-elementwise-groups"}},
       {"Bufferization and the arena",
-       {"prepare-bufferization", "memref-copy-to-linalg", "memplan-plan-arena",
-        "memplan-io-to-arena", "memplan-lower", "set-llvm-target"}},
+       {"prepare-bufferization", "reuse-dying-inputs", "memref-copy-to-linalg",
+        "memplan-plan-arena", "memplan-io-to-arena", "memplan-lower",
+        "set-llvm-target"}},
   };
 }
 
