@@ -17,6 +17,9 @@
 // of the set against every write for each op: O(n^3) for the chain. Inside
 // loops, where the buffer pass does not look, the init is tied on tensors.
 //
+// For the same reason the chain of `tensor.insert_slice`s into a
+// `tensor.empty` that a concat lowers to becomes one `tensor.concat`.
+//
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/Passes.h"
@@ -78,6 +81,93 @@ static void copyDuplicateResults(func::FuncOp func) {
   }
 }
 
+/// Returns the tensor.concat that \p chain (insert_slices, each into the
+/// previous one's result, the first into a `tensor.empty` of \p type) amounts
+/// to: the dimension along which the slices tile the whole tensor and the
+/// sources in the order of their offsets; std::nullopt if they do not tile it
+/// along one dimension with static, unit-stride, full-rank slices.
+static std::optional<std::pair<int64_t, SmallVector<Value>>>
+getConcatOfSlices(ArrayRef<tensor::InsertSliceOp> chain,
+                  RankedTensorType type) {
+  std::optional<int64_t> dim;
+  SmallVector<std::pair<int64_t, Value>> slices;
+  for (tensor::InsertSliceOp insert : chain) {
+    auto source = dyn_cast<RankedTensorType>(insert.getSourceType());
+    if (!source || source.getRank() != type.getRank() ||
+        !source.hasStaticShape() || !insert.getOffsets().empty() ||
+        !insert.getSizes().empty() || !insert.getStrides().empty() ||
+        llvm::any_of(insert.getStaticStrides(),
+                     [](int64_t stride) { return stride != 1; }) ||
+        insert.getStaticSizes() != source.getShape())
+      return std::nullopt;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      if (source.getDimSize(d) == type.getDimSize(d) &&
+          insert.getStaticOffsets()[d] == 0)
+        continue;
+      if (dim && *dim != d)
+        return std::nullopt;
+      dim = d;
+    }
+    if (!dim)
+      return std::nullopt;
+    slices.emplace_back(insert.getStaticOffsets()[*dim], insert.getSource());
+  }
+  llvm::stable_sort(
+      slices, [](const auto &a, const auto &b) { return a.first < b.first; });
+  int64_t next = 0;
+  SmallVector<Value> sources;
+  for (auto [offset, source] : slices) {
+    if (offset != next)
+      return std::nullopt;
+    next += cast<RankedTensorType>(source.getType()).getDimSize(*dim);
+    sources.push_back(source);
+  }
+  if (next != type.getDimSize(*dim))
+    return std::nullopt;
+  return std::make_pair(*dim, std::move(sources));
+}
+
+/// Replaces every `tensor.empty` directly followed by a chain of
+/// `tensor.insert_slice`s that tile it along one dimension (the lowering of
+/// a `tosa.concat`) by one `tensor.concat` where the chain ends. The buffers
+/// are the same (a new buffer, each operand copied into its slice, all at
+/// the concat's step), but one-shot bufferization sees one op that reads its
+/// operands instead of a chain of in-place writes that forms one alias set,
+/// whose analysis costs O(n^2) per insert for a concat of n operands.
+static void formConcats(func::FuncOp func) {
+  SmallVector<tensor::EmptyOp> empties;
+  func.walk([&](tensor::EmptyOp empty) { empties.push_back(empty); });
+  for (tensor::EmptyOp empty : empties) {
+    auto type = dyn_cast<RankedTensorType>(empty.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<tensor::InsertSliceOp> chain;
+    Value dest = empty.getResult();
+    for (Operation *next = empty->getNextNode(); dest.hasOneUse();
+         next = next->getNextNode()) {
+      auto insert = dyn_cast_or_null<tensor::InsertSliceOp>(next);
+      if (!insert || insert.getDest() != dest)
+        break;
+      chain.push_back(insert);
+      dest = insert.getResult();
+    }
+    if (chain.size() < 2)
+      continue;
+    auto concat = getConcatOfSlices(chain, type);
+    if (!concat)
+      continue;
+    tensor::InsertSliceOp last = chain.back();
+    OpBuilder builder(last);
+    auto op = tensor::ConcatOp::create(builder, last.getLoc(), type,
+                                       static_cast<uint64_t>(concat->first),
+                                       concat->second);
+    last.getResult().replaceAllUsesWith(op.getResult());
+    for (tensor::InsertSliceOp insert : llvm::reverse(chain))
+      insert->erase();
+    empty->erase();
+  }
+}
+
 namespace {
 /// Marks tensor arguments read-only and lets elementwise ops write over an
 /// input that dies at them.
@@ -94,6 +184,7 @@ struct PrepareBufferizationPass
         func.setArgAttr(arg.getArgNumber(),
                         bufferization::BufferizationDialect::kWritableAttrName,
                         BoolAttr::get(&getContext(), false));
+    formConcats(func);
     if (copyDuplicateResults)
       ::copyDuplicateResults(func);
     if (!inPlaceElementwise)

@@ -173,3 +173,47 @@ func.func @pad(%a: tensor<4xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
   } : tensor<4xf32> to tensor<6xf32>
   return %q, %p : tensor<6xf32>, tensor<6xf32>
 }
+
+// -----
+
+// The lowering of a concat (slices inserted one after another into a new
+// tensor, tiling it along one dimension, here in the order 2, 0, 1) becomes
+// one tensor.concat of the sources in the order of their offsets.
+// CHECK-LABEL: func.func @concat
+// CHECK-NOT: tensor.insert_slice
+// CHECK: %[[C:.*]] = tensor.concat dim(1) %arg1, %arg2, %arg0 : (tensor<2x1xf32>, tensor<2x2xf32>, tensor<2x3xf32>) -> tensor<2x6xf32>
+// CHECK-NEXT: return %[[C]]
+func.func @concat(%a: tensor<2x3xf32>, %b: tensor<2x1xf32>, %c: tensor<2x2xf32>) -> tensor<2x6xf32> {
+  %e = tensor.empty() : tensor<2x6xf32>
+  %0 = tensor.insert_slice %a into %e[0, 3] [2, 3] [1, 1] : tensor<2x3xf32> into tensor<2x6xf32>
+  %1 = tensor.insert_slice %b into %0[0, 0] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x6xf32>
+  %2 = tensor.insert_slice %c into %1[0, 1] [2, 2] [1, 1] : tensor<2x2xf32> into tensor<2x6xf32>
+  return %2 : tensor<2x6xf32>
+}
+
+// -----
+
+// Chains that are not a concat stay: a gap (columns 1 and 2 are never
+// written), slices along two dimensions, an op between the inserts (the
+// inserted tensors would live longer), and an intermediate result with
+// another user.
+// CHECK-LABEL: func.func @not_concat
+// CHECK-NOT: tensor.concat
+// CHECK-COUNT-8: tensor.insert_slice
+// CHECK-NOT: tensor.concat
+func.func @not_concat(%a: tensor<2x1xf32>, %q: tensor<1x1xf32>) -> (tensor<2x4xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>) {
+  %e = tensor.empty() : tensor<2x4xf32>
+  %0 = tensor.insert_slice %a into %e[0, 0] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x4xf32>
+  %1 = tensor.insert_slice %a into %0[0, 3] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x4xf32>
+  %f = tensor.empty() : tensor<2x2xf32>
+  %2 = tensor.insert_slice %q into %f[0, 0] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<2x2xf32>
+  %3 = tensor.insert_slice %q into %2[1, 1] [1, 1] [1, 1] : tensor<1x1xf32> into tensor<2x2xf32>
+  %g = tensor.empty() : tensor<2x2xf32>
+  %4 = tensor.insert_slice %a into %g[0, 0] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x2xf32>
+  %n = tosa.abs %a : (tensor<2x1xf32>) -> tensor<2x1xf32>
+  %5 = tensor.insert_slice %n into %4[0, 1] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x2xf32>
+  %h = tensor.empty() : tensor<2x2xf32>
+  %6 = tensor.insert_slice %a into %h[0, 0] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x2xf32>
+  %7 = tensor.insert_slice %a into %6[0, 1] [2, 1] [1, 1] : tensor<2x1xf32> into tensor<2x2xf32>
+  return %1, %3, %5, %7, %6 : tensor<2x4xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>, tensor<2x2xf32>
+}

@@ -73,7 +73,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
       {"Rewrites that lower the peak",
        {"partition-concat", "patch-prefix", "inplace-depthwise",
         "fuse-rescale-accumulators", "mark-fused-elementwise",
-        "fuse-elementwise-groups"}},
+        "fuse-elementwise-groups", "split-concats"}},
       {"Bufferization and the arena",
        {"prepare-bufferization", "reuse-dying-inputs", "memref-copy-to-linalg",
         "memplan-plan-arena", "memplan-io-to-arena", "memplan-lower",

@@ -34,6 +34,11 @@ void populatePartitionConcatConvPatterns(RewritePatternSet &patterns);
 /// (PartitionConcatDepthwiseConv.cpp).
 void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 
+/// Adds the split of `tosa.concat`s of more than \p maxOperands operands into
+/// a tree of concats within the limit (SplitConcats.cpp).
+void populateSplitConcatsPatterns(RewritePatternSet &patterns,
+                                  unsigned maxOperands);
+
 } // namespace memopt
 } // namespace mlir
 

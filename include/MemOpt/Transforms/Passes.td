@@ -501,6 +501,32 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
                            "linalg::LinalgDialect"];
 }
 
+def SplitConcatsPass : Pass<"split-concats", "func::FuncOp"> {
+  let summary = "Split concats of more operands than the TOSA level allows "
+                "into a tree";
+  let description = [{
+    Every `tosa.concat` with more than `max-operands` operands becomes a
+    balanced tree of concats along the same axis: runs of `max-operands`
+    consecutive operands are concatenated first, then their results, until
+    one concat is within the limit. The result is the same tensor.
+
+    Canonicalization folds a tree of concats along one axis into one concat
+    of all its leaves (`tosa.concat`'s folder), which can exceed the TOSA
+    level's MAX_TENSOR_LIST_SIZE (64 at level 8K) although every concat of
+    the input was within it. `cortex-m-pipeline` validates the TOSA after
+    its canonicalization, so it runs this pass just before the validation;
+    the canonicalization that begins TOSA to linalg folds the tree back into
+    the one concat the memory model planned. The pass applies its pattern
+    once per concat, without folding.
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"0",
+           "Most operands of one concat; 0 takes MAX_TENSOR_LIST_SIZE of the "
+           "module's TOSA level (default: 0)">,
+  ];
+  let dependentDialects = ["tosa::TosaDialect"];
+}
+
 def ReuseDyingInputsPass : Pass<"reuse-dying-inputs", "func::FuncOp"> {
   let summary = "Let marked elementwise ops write over the buffer of an input "
                 "that dies at them";
