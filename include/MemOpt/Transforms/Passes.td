@@ -460,6 +460,11 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     - every tensor argument gets `bufferization.writable = false`, so that
       bufferization never writes into a caller's input (the C header declares
       inputs `const`);
+    - a `tensor.empty` directly followed by a chain of `tensor.insert_slice`s
+      that tile it along one dimension (the lowering of a concat) becomes one
+      `tensor.concat` of the sources in offset order: the same buffer and
+      copies at the same step, but one op for one-shot bufferization instead
+      of a chain of in-place writes whose analysis grows as n^3;
     - with `copy-duplicate-results=true` (for `io=caller`), a value the
       function returns more than once is copied for each further result, so
       every result has a buffer of its own to become the caller's;
