@@ -173,14 +173,21 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // by channel over it (the cost model's isInPlaceDepthwise), then TOSA to
   // linalg. Dialect conversion rewrites each op where it stands, so the
   // scheduled order is kept.
-  // The TOSA is validated as the schedule left it: the channel loops read
-  // their rescale's multiplier and shift through slices, which TOSA's
-  // validation would reject as not constant.
   // The ops the memory model computes inside their consumer (widening
   // rescales and int32 adds) and the accumulators it computes inside their
   // rescale's loop are marked on the scheduled TOSA, as the model saw it,
   // for fuse-elementwise-groups and fuse-rescale-accumulators.
+  // The TOSA is validated as the schedule left it: the channel loops read
+  // their rescale's multiplier and shift through slices, which TOSA's
+  // validation would reject as not constant. (Not before canonicalization:
+  // it folds away ops, such as pads into convolutions, that validation
+  // rejects.) Canonicalization folds a tree of concats into one concat, which
+  // may exceed the level's MAX_TENSOR_LIST_SIZE although the input's concats
+  // were within it; split-concats makes it a tree again for validation, and
+  // the canonicalization of TOSA to linalg folds it back into the one concat
+  // the memory model planned.
   pm.addNestedPass<func::FuncOp>(createMarkFusedElementwisePass());
+  pm.addNestedPass<func::FuncOp>(createSplitConcatsPass());
   pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{}));
   pm.addNestedPass<func::FuncOp>(createInPlaceDepthwisePass());
   tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
@@ -213,7 +220,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (failed(addText(pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
-                     "canonicalize,"
+                     // The marks of prepare-bufferization, carried out on
+                     // buffers before canonicalization rebuilds the generics.
+                     "func.func(reuse-dying-inputs),canonicalize,"
                      // The per-pixel accumulators of the fused loops are
                      // allocated once, at function level, for the planner.
                      "func.func(buffer-loop-hoisting)",

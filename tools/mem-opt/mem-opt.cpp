@@ -77,9 +77,10 @@ static SmallVector<HelpGroup> getHelpGroups() {
         "fuse-rescale-accumulators", "mark-fused-elementwise",
         "fuse-elementwise-groups"}},
       {"Bufferization and the arena",
-       {"prepare-bufferization", "memref-copy-to-linalg", "memplan-plan-arena",
-        "memplan-io-to-arena", "memplan-lower", "set-llvm-target"}},
-      {"Input checks", {"verify-default-attributes"}},
+       {"prepare-bufferization", "reuse-dying-inputs", "memref-copy-to-linalg",
+        "memplan-plan-arena", "memplan-io-to-arena", "memplan-lower",
+        "set-llvm-target"}},
+      {"Input checks", {"verify-default-attributes", "split-concats"}},
       {"Kernels for the CPU", {"arm-dsp-int8-kernels"}},
   };
 }

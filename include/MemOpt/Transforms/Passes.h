@@ -40,6 +40,11 @@ void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock);
 
+/// Adds the split of `tosa.concat`s of more than \p maxOperands operands into
+/// a tree of concats within the limit (SplitConcats.cpp).
+void populateSplitConcatsPatterns(RewritePatternSet &patterns,
+                                  unsigned maxOperands);
+
 } // namespace memopt
 } // namespace mlir
 

@@ -470,25 +470,37 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
     - every tensor argument gets `bufferization.writable = false`, so that
       bufferization never writes into a caller's input (the C header declares
       inputs `const`);
+    - a `tensor.empty` directly followed by a chain of `tensor.insert_slice`s
+      that tile it along one dimension (the lowering of a concat) becomes one
+      `tensor.concat` of the sources in offset order: the same buffer and
+      copies at the same step, but one op for one-shot bufferization instead
+      of a chain of in-place writes whose analysis grows as n^3;
     - with `copy-duplicate-results=true` (for `io=caller`), a value the
       function returns more than once is copied for each further result, so
       every result has a buffer of its own to become the caller's;
     - with `in-place-elementwise=true` (default), an elementwise
       `linalg.generic` (all loops parallel, identity maps) whose init is a
-      `tensor.empty` and whose body does not read the init gets, as its init,
-      an input of the same type that has no other user and is not a function
+      `tensor.empty` and whose body does not read the init may write over an
+      input of the same type that has no other user and is not a function
       argument, a constant or a view (the predicate `canOverwriteOperand` of
-      the cost model, which counts the same saving). One-shot bufferization
-      then writes the result
-      over that input, which dies at this op, instead of allocating a new
-      buffer.
+      the cost model, which counts the same saving), since that input dies at
+      this op. At the top level of the function the generic gets the mark
+      `memopt.overwrite_input = N` (the input's operand number), which
+      `reuse-dying-inputs` carries out after one-shot bufferization; inside a
+      loop its init becomes the input, and one-shot bufferization writes in
+      place.
 
     ```mlir
     %e = tensor.empty() : tensor<4xf32>
     %r = linalg.generic {...} ins(%a, %b : ...) outs(%e : tensor<4xf32>) ...
     // becomes, when %a is used only here:
-    %r = linalg.generic {...} ins(%a, %b : ...) outs(%a : tensor<4xf32>) ...
+    %r = linalg.generic {..., memopt.overwrite_input = 0 : i64}
+        ins(%a, %b : ...) outs(%e : tensor<4xf32>) ...
     ```
+
+    Marks instead of a tied init keep the alias sets of one-shot
+    bufferization small: a tied chain of n ops is one alias set, which
+    one-shot analysis checks in O(n^2) per op.
   }];
   let options = [
     Option<"copyDuplicateResults", "copy-duplicate-results", "bool",
@@ -502,6 +514,70 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
   ];
   let dependentDialects = ["bufferization::BufferizationDialect",
                            "linalg::LinalgDialect"];
+}
+
+def SplitConcatsPass : Pass<"split-concats", "func::FuncOp"> {
+  let summary = "Split concats of more operands than the TOSA level allows "
+                "into a tree";
+  let description = [{
+    Every `tosa.concat` with more than `max-operands` operands becomes a
+    balanced tree of concats along the same axis: runs of `max-operands`
+    consecutive operands are concatenated first, then their results, until
+    one concat is within the limit. The result is the same tensor.
+
+    Canonicalization folds a tree of concats along one axis into one concat
+    of all its leaves (`tosa.concat`'s folder), which can exceed the TOSA
+    level's MAX_TENSOR_LIST_SIZE (64 at level 8K) although every concat of
+    the input was within it. `cortex-m-pipeline` validates the TOSA after
+    its canonicalization, so it runs this pass just before the validation;
+    the canonicalization that begins TOSA to linalg folds the tree back into
+    the one concat the memory model planned. The pass applies its pattern
+    once per concat, without folding.
+  }];
+  let options = [
+    Option<"maxOperands", "max-operands", "int64_t", /*default=*/"0",
+           "Most operands of one concat; 0 takes MAX_TENSOR_LIST_SIZE of the "
+           "module's TOSA level (default: 0)">,
+  ];
+  let dependentDialects = ["tosa::TosaDialect"];
+}
+
+def ReuseDyingInputsPass : Pass<"reuse-dying-inputs", "func::FuncOp"> {
+  let summary = "Let marked elementwise ops write over the buffer of an input "
+                "that dies at them";
+  let description = [{
+    Runs just after one-shot bufferization, as part of `cortex-m-pipeline`,
+    and carries out the decisions `prepare-bufferization` marked on tensors:
+    a `linalg.generic` at the top level of the function with the attribute
+    `memopt.overwrite_input = N` writes its result over the buffer of its
+    input `N` instead of the `memref.alloc` bufferization gave it, which is
+    erased. It does so only when that is safe on buffers: the input and the
+    output have the same type, the output is a top-level allocation no op
+    uses before the generic, and no alias of the input's buffer (views,
+    reshapes, anything computed from it) is used after the generic or by
+    another operand of it. Otherwise the allocation stays. The attribute is
+    removed either way.
+
+    ```mlir
+    %b = memref.alloc() : memref<4xf32>
+    linalg.generic {..., memopt.overwrite_input = 0 : i64}
+        ins(%a, %c : ...) outs(%b : memref<4xf32>) ...
+    // becomes, when %a (or a view of its buffer) is not used afterwards:
+    linalg.generic {...} ins(%a, %c : ...) outs(%a : memref<4xf32>) ...
+    ```
+
+    Tying the init to the input on tensors, for one-shot bufferization to
+    analyze, gives the same buffers, but a chain of n such ops (a running sum
+    of n branches) becomes one alias set whose analysis costs O(n^2) per op;
+    this pass walks the function twice, in near-linear time.
+  }];
+  let statistics = [
+    Statistic<"numReused", "num-reused",
+              "Marked ops that write over their input's buffer">,
+    Statistic<"numKept", "num-kept",
+              "Marked ops that keep their own buffer (not safe on buffers)">,
+  ];
+  let dependentDialects = ["memref::MemRefDialect"];
 }
 
 def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {

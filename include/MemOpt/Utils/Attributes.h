@@ -41,6 +41,15 @@ constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
 constexpr llvm::StringLiteral kFusedAccumulatorLocName =
     "memopt.fused_accumulator";
 
+/// Integer attribute on an elementwise `linalg.generic` at the top level of a
+/// function: the number of the input (among its DPS inputs) whose buffer the
+/// result may take over, because the input dies there (canOverwriteOperand).
+/// Written by `prepare-bufferization` on tensors; read by
+/// `reuse-dying-inputs` after one-shot bufferization, which makes the generic
+/// write over that input's buffer and drops the attribute.
+constexpr llvm::StringLiteral kOverwriteInputAttrName =
+    "memopt.overwrite_input";
+
 /// Dictionary attribute on a function that `patch-prefix` patched: the cut,
 /// the grid, MACs and predicted peak before and after (PatchSummary in
 /// MemOpt/Transforms/PatchPrefix.h).
