@@ -315,7 +315,7 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
       return std::nullopt;
     detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
     detail::SearchResult result =
-        search.solve(capacity, /*maxNodes=*/0, deadline);
+        search.solve(capacity, options.maxSearchNodes, deadline);
     if (result.status != detail::SearchStatus::Found)
       return std::nullopt;
     ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
@@ -333,7 +333,8 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
   // that runs out of nodes proves nothing, and the next probe looks above it
   // (probe restarts from low once it passes high); an infeasible height
   // proves every lower one infeasible too. Node budgets, not clocks, steer
-  // this, so the result is deterministic unless the time limit stops it.
+  // and end this (no round's budget exceeds options.maxSearchNodes), so the
+  // result is deterministic unless the time limit stops it first.
   detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
   int64_t low = lower, high = best.arenaSize / alignment - 1;
   int64_t probe = low;
@@ -343,6 +344,7 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     detail::SearchResult result = search.solve(target, budget, deadline);
     switch (result.status) {
     case detail::SearchStatus::TimedOut:
+      best.stoppedOnClock = true;
       return false;
     case detail::SearchStatus::Infeasible:
       low = std::max(low, target + 1);
@@ -360,6 +362,8 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     return true;
   };
   for (; low <= high; budget *= 2) {
+    if (options.maxSearchNodes && budget > options.maxSearchNodes)
+      return best;
     if (!attempt(low))
       return best;
     if (probe > high)

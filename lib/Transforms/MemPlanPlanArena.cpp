@@ -118,6 +118,7 @@ void MemPlanPlanArenaPass::runOnOperation() {
   options.alignment = alignment;
   options.capacity =
       capacity ? std::max<int64_t>(capacity - callerBytes, 1) : 0;
+  options.maxSearchNodes = maxSearchNodes;
   options.timeLimitMs = timeLimitMs;
   std::optional<ArenaPlan> plan = planArena(problem, options);
   if (!plan) {
@@ -140,6 +141,13 @@ void MemPlanPlanArenaPass::runOnOperation() {
          << " (liveness lower bound " << lowerBound << " bytes)";
     return signalPassFailure();
   }
+  if (plan->stoppedOnClock)
+    mlir::emitWarning(func.getLoc(),
+                      "the arena placement stopped on its time limit of ")
+        << static_cast<uint64_t>(timeLimitMs)
+        << " ms before its node budget: the plan is valid, but a less busy "
+           "machine may find a smaller one (raise time-limit-ms, or lower "
+           "max-search-nodes for a plan that does not depend on the clock)";
   if (!isValidPlan(problem, *plan, alignment)) {
     func.emitError("internal error: the '")
         << algorithm << "' placement overlaps live buffers";

@@ -404,6 +404,39 @@ TEST(ArenaPlannerTest, TimeLimitKeepsAValidPlan) {
   EXPECT_GE(best->arenaSize, getLivenessLowerBound(buffers, 16));
 }
 
+TEST(ArenaPlannerTest, NodeBudgetEndsTheSearchWithoutAClock) {
+  // The instance of TimeLimitKeepsAValidPlan, with no clock: the node budget
+  // alone ends the search, so two runs give the same plan and neither says
+  // the clock stopped it. A budget below the first round's (20000 + 100 per
+  // buffer) searches nothing and keeps the best heuristic plan, which the
+  // searched plan can only improve.
+  std::vector<ArenaBuffer> buffers;
+  uint64_t state = 12345;
+  auto next = [&](uint64_t bound) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % bound);
+  };
+  for (int i = 0; i < 300; ++i) {
+    int64_t start = next(200);
+    buffers.push_back({16 * (1 + next(64)), start, start + 1 + next(40)});
+  }
+  PlacementOptions options;
+  options.timeLimitMs = 0;
+  options.maxSearchNodes = 400000;
+  std::optional<ArenaPlan> first = planArena(buffers, options);
+  std::optional<ArenaPlan> second = planArena(buffers, options);
+  ASSERT_TRUE(first && second);
+  expectValid(buffers, *first, 16);
+  EXPECT_EQ(first->offsets, second->offsets);
+  EXPECT_FALSE(first->stoppedOnClock);
+  options.maxSearchNodes = 1;
+  std::optional<ArenaPlan> heuristic = planArena(buffers, options);
+  ASSERT_TRUE(heuristic);
+  expectValid(buffers, *heuristic, 16);
+  EXPECT_FALSE(heuristic->stoppedOnClock);
+  EXPECT_LE(first->arenaSize, heuristic->arenaSize);
+}
+
 TEST(ArenaPlannerTest, ParseAlgorithmNames) {
   EXPECT_EQ(parsePlacementAlgorithm("no-reuse"), PlacementAlgorithm::NoReuse);
   EXPECT_EQ(parsePlacementAlgorithm("greedy-by-size"),

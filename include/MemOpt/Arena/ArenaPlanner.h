@@ -54,8 +54,13 @@ struct PlacementOptions {
   int64_t alignment = 16;
   /// Arena capacity to fit into; 0 means unbounded (minimize the size).
   int64_t capacity = 0;
-  /// Wall-clock limit for searching algorithms in milliseconds; 0 means none.
-  uint64_t timeLimitMs = 1000;
+  /// Node budget of the `Best` search: the budget of one attempt doubles
+  /// every round, and the search stops (deterministically) before a round
+  /// whose budget exceeds this; 0 means none.
+  uint64_t maxSearchNodes = 1 << 18;
+  /// Wall-clock safety stop of searching algorithms in milliseconds; 0 means
+  /// none. When it stops a search, the plan says so (`stoppedOnClock`).
+  uint64_t timeLimitMs = 10000;
 };
 
 /// A placement: one offset per buffer, in input order, and the arena size
@@ -67,6 +72,9 @@ struct ArenaPlan {
   /// equals the lower bound, or the exact search proved it minimal. Only the
   /// `Best` algorithm proves anything.
   bool provenMinimal = false;
+  /// True if the wall-clock safety stop (`timeLimitMs`) ended the search, so
+  /// that a busier machine might have returned another plan.
+  bool stoppedOnClock = false;
 };
 
 /// Largest sum of sizes (each rounded up to the alignment) of buffers alive at
@@ -85,8 +93,9 @@ int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
 ///
 /// `Best` returns, with a capacity, the first plan found that fits, and
 /// without one the smallest plan found (never worse than greedy-by-size). It
-/// is deterministic: the same input gives the same plan, unless
-/// `options.timeLimitMs` stops the search first; then it returns what it has
+/// is deterministic: node budgets (`options.maxSearchNodes`) end the search,
+/// so the same input gives the same plan, unless `options.timeLimitMs` stops
+/// it first; then it returns what it has, with `stoppedOnClock` set
 /// (std::nullopt if no plan fitting the capacity was found yet). See
 /// docs/ArenaPlanning.md.
 std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,

@@ -409,9 +409,15 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
            "Activation SRAM in bytes: the arena plus the caller-owned "
            "buffers of the function's memref arguments; fail if the plan "
            "needs more (0: unbounded; default: 0)">,
-    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"1000",
-           "Time limit of searching placement algorithms per function, in "
-           "milliseconds (0: none; default: 1000)">,
+    Option<"maxSearchNodes", "max-search-nodes", "uint64_t",
+           /*default=*/"262144",
+           "Node budget of the best placement's search: it stops before a "
+           "round of more nodes, so the plan is the same on any machine "
+           "(0: none; default: 262144)">,
+    Option<"timeLimitMs", "time-limit-ms", "uint64_t", /*default=*/"10000",
+           "Safety stop of searching placement algorithms per function, in "
+           "milliseconds; a warning says when it ended the search (0: none; "
+           "default: 10000)">,
     Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
            "Fail on allocations whose 'alignment' attribute exceeds the "
            "arena alignment (by default it is ignored: one-shot-bufferize "
