@@ -43,7 +43,7 @@ CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:",
                "AddressSanitizer", "UndefinedBehaviorSanitizer",
                "LeakSanitizer", "Assertion `", "LLVM ERROR:",
                "terminate called", "UNREACHABLE executed")
-LOCATED = re.compile(r"^(\S+:\d+:\d+|[^\s:]+:[^\s:]+): error:", re.M)
+LOCATED = re.compile(r"^([^\n]+?:\d+:\d+|[^\s:]+:[^\s:]+): error:", re.M)
 ERROR = re.compile(r"(^|: )error:", re.M)
 
 TOOLS = [
