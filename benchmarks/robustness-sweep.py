@@ -43,7 +43,7 @@ CRASH_MARKS = ("PLEASE submit a bug report", "Stack dump:",
                "AddressSanitizer", "UndefinedBehaviorSanitizer",
                "LeakSanitizer", "Assertion `", "LLVM ERROR:",
                "terminate called", "UNREACHABLE executed")
-LOCATED = re.compile(r"^(\S+:\d+:\d+|[^\s:]+:[^\s:]+): error:", re.M)
+LOCATED = re.compile(r"^([^\n]+?:\d+:\d+|[^\s:]+:[^\s:]+): error:", re.M)
 ERROR = re.compile(r"(^|: )error:", re.M)
 
 TOOLS = [
@@ -98,7 +98,9 @@ def run_one(job):
         rc = None
         err = (e.stderr or b"").decode("utf-8", "replace")
     seconds = time.monotonic() - start
-    if os.path.exists(obj):
+    # Only the run that writes the object removes it: a run of another tool
+    # on the same chunk may be in flight at the same time.
+    if any("{obj}" in a for a in argv) and os.path.exists(obj):
         os.remove(obj)
     kind = classify(rc if rc is not None else 0, err, timed_out)
     error = first_error(err)

@@ -309,6 +309,10 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
       overwrite(*input);
     return;
   }
+  // An op without operands (a `tosa.variable_read`) has no input to
+  // overwrite or to size a workspace from.
+  if (op->getNumOperands() == 0)
+    return;
   std::optional<BufferId> input = graph.lookupBuffer(op->getOperand(0));
   if (!input)
     return;
