@@ -189,6 +189,33 @@ static SmallVector<Value> unrolledWithAccs(
 /// Taps of a depthwise window up to which its loops are unrolled.
 static constexpr int64_t kMaxUnrolledTaps = 25;
 
+/// forWithAccs from 0 to \p ub by 1, or unrolledWithAccs if \p unroll.
+static SmallVector<Value> forTapsWithAccs(
+    KernelBuilder &kb, bool unroll, int64_t ub, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+  return unroll ? unrolledWithAccs(kb, ub, accs, body)
+                : forWithAccs(kb, 0, ub, 1, accs, body);
+}
+
+/// Calls \p emit(kb, first, width) over the channels [0, numChannels): in
+/// blocks of \p block channels up to \p blockedEnd (a multiple of it), then
+/// one at a time (the scalar tail).
+static void
+forChannelBlocks(KernelBuilder &kb, int64_t blockedEnd, int64_t numChannels,
+                 int64_t block,
+                 function_ref<void(KernelBuilder &, Value, int64_t)> emit) {
+  forWithAccs(kb, 0, blockedEnd, block, {},
+              [&](KernelBuilder &kb, Value first, ValueRange) {
+                emit(kb, first, block);
+                return SmallVector<Value>();
+              });
+  forWithAccs(kb, blockedEnd, numChannels, 1, {},
+              [&](KernelBuilder &kb, Value channel, ValueRange) {
+                emit(kb, channel, 1);
+                return SmallVector<Value>();
+              });
+}
+
 /// Returns the constant value of the i32 zero point \p value if it is one
 /// an int8 operand can have.
 static std::optional<int64_t> getZeroPoint(Value value) {
@@ -414,16 +441,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                       getOutputIndices(kb, {n, oh, ow, oc}));
           };
           int64_t blocked = numOc - numOc % block;
-          forWithAccs(kb, 0, blocked, block, {},
-                      [&](KernelBuilder &kb, Value oc, ValueRange) {
-                        emitBlock(kb, oc, block);
-                        return SmallVector<Value>();
-                      });
-          forWithAccs(kb, blocked, numOc, 1, {},
-                      [&](KernelBuilder &kb, Value oc, ValueRange) {
-                        emitBlock(kb, oc, 1);
-                        return SmallVector<Value>();
-                      });
+          forChannelBlocks(kb, blocked, numOc, block, emitBlock);
         });
     rewriter.eraseOp(op);
     return success();
@@ -485,8 +503,7 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
                                function_ref<SmallVector<Value>(
                                    KernelBuilder &, Value, ValueRange)>
                                    body) {
-              return unroll ? unrolledWithAccs(kb, ub, accs, body)
-                            : forWithAccs(kb, 0, ub, 1, accs, body);
+              return forTapsWithAccs(kb, unroll, ub, accs, body);
             };
             accs = forTaps(
                 kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
@@ -535,16 +552,7 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
               memref::StoreOp::create(kb.b, kb.loc, acc, output,
                                       getOutputIndices(kb, {n, oh, ow, c}));
           };
-          forWithAccs(kb, 0, simdChannels, 4, {},
-                      [&](KernelBuilder &kb, Value c, ValueRange) {
-                        emitChannels(kb, c, 4);
-                        return SmallVector<Value>();
-                      });
-          forWithAccs(kb, simdChannels, channels, 1, {},
-                      [&](KernelBuilder &kb, Value c, ValueRange) {
-                        emitChannels(kb, c, 1);
-                        return SmallVector<Value>();
-                      });
+          forChannelBlocks(kb, simdChannels, channels, 4, emitChannels);
         });
     rewriter.eraseOp(op);
     return success();
@@ -604,8 +612,7 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
                                function_ref<SmallVector<Value>(
                                    KernelBuilder &, Value, ValueRange)>
                                    body) {
-              return unroll ? unrolledWithAccs(kb, ub, accs, body)
-                            : forWithAccs(kb, 0, ub, 1, accs, body);
+              return forTapsWithAccs(kb, unroll, ub, accs, body);
             };
             accs = forTaps(
                 kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
@@ -661,16 +668,7 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
               memref::StoreOp::create(kb.b, kb.loc, acc, output,
                                       getOutputIndices(kb, {n, oh, ow, oc}));
           };
-          forWithAccs(kb, 0, simdOc, 4, {},
-                      [&](KernelBuilder &kb, Value oc, ValueRange) {
-                        emitChannels(kb, oc, 4);
-                        return SmallVector<Value>();
-                      });
-          forWithAccs(kb, simdOc, numOc, 1, {},
-                      [&](KernelBuilder &kb, Value oc, ValueRange) {
-                        emitChannels(kb, oc, 1);
-                        return SmallVector<Value>();
-                      });
+          forChannelBlocks(kb, simdOc, numOc, 4, emitChannels);
         });
     rewriter.eraseOp(op);
     return success();
