@@ -48,6 +48,7 @@
 #
 # ===------------------------------------------------------------------------===#
 import argparse
+import importlib.util
 import os
 import re
 import shutil
@@ -55,8 +56,15 @@ import subprocess
 import sys
 import time
 
-ELEMENT_BYTES = {"f32": 4, "f16": 2, "i8": 1, "i16": 2, "i32": 4, "i64": 8,
-                 "i1": 1}
+# The byte rules of the one-number check (caller_bytes, attr) are those of
+# test/Pipelines/one-number.py, loaded from there.
+_SPEC = importlib.util.spec_from_file_location(
+    "one_number", os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                               os.pardir, "Pipelines", "one-number.py"))
+_ONE_NUMBER = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(_ONE_NUMBER)
+caller_bytes = _ONE_NUMBER.caller_bytes
+attr = _ONE_NUMBER.attr
 
 CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:",
                  "LLVM ERROR", "Assertion", "UNREACHABLE")
@@ -64,30 +72,6 @@ CRASH_MARKERS = ("PLEASE submit a bug report", "Stack dump:",
 
 class Finding(Exception):
     """A property failed: what and where."""
-
-
-def tensor_bytes(text):
-    """Bytes of the tensor types in a signature fragment, as C stores them."""
-    total = 0
-    for shape, element in re.findall(r"tensor<((?:\d+x)*)(\w+)>", text):
-        count = 1
-        for dim in shape.split("x")[:-1]:
-            count *= int(dim)
-        total += count * ELEMENT_BYTES[element]
-    return total
-
-
-def caller_bytes(model):
-    """Bytes of the inputs and outputs of the model's public function."""
-    text = open(model).read()
-    match = re.search(r"func\.func @\w+\((.*?)\)\s*->\s*(\(.*?\)|tensor<[^>]*>)",
-                      text, re.S)
-    return tensor_bytes(match.group(1)) + tensor_bytes(match.group(2))
-
-
-def attr(text, name):
-    match = re.search(name + r" = (\d+)", text)
-    return int(match.group(1)) if match else None
 
 
 class Runner:
