@@ -316,11 +316,15 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
     detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
     detail::SearchResult result =
         search.solve(capacity, options.maxSearchNodes, deadline);
-    if (result.status != detail::SearchStatus::Found)
+    if (result.status == detail::SearchStatus::Found) {
+      ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
+      plan.provenMinimal = plan.arenaSize == lower * alignment;
+      return plan;
+    }
+    // Out of nodes proves nothing: the minimizing search below may still
+    // find a plan within the capacity (planArena checks it).
+    if (result.status != detail::SearchStatus::OutOfNodes)
       return std::nullopt;
-    ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
-    plan.provenMinimal = plan.arenaSize == lower * alignment;
-    return plan;
   }
 
   if (best.provenMinimal)
@@ -394,8 +398,13 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
       return buffers[a].size > buffers[b].size;
     });
     plan = placeInOrder(buffers, order, options.alignment);
-    if (options.algorithm == PlacementAlgorithm::Best)
-      return planBest(buffers, options, std::move(plan));
+    if (options.algorithm == PlacementAlgorithm::Best) {
+      std::optional<ArenaPlan> best =
+          planBest(buffers, options, std::move(plan));
+      if (!best)
+        return std::nullopt;
+      plan = std::move(*best);
+    }
   }
   if (options.capacity && plan.arenaSize > options.capacity)
     return std::nullopt;

@@ -434,6 +434,15 @@ TEST(ArenaPlannerTest, NodeBudgetEndsTheSearchWithoutAClock) {
   expectValid(buffers, *heuristic, 16);
   EXPECT_FALSE(heuristic->stoppedOnClock);
   EXPECT_LE(first->arenaSize, heuristic->arenaSize);
+  // A capacity of the arena the budgeted search reached fits with the same
+  // budget: by the capacity search, or, if that runs out of nodes, by the
+  // minimizing search after it.
+  options.maxSearchNodes = 400000;
+  options.capacity = first->arenaSize;
+  std::optional<ArenaPlan> fitted = planArena(buffers, options);
+  ASSERT_TRUE(fitted);
+  expectValid(buffers, *fitted, 16);
+  EXPECT_LE(fitted->arenaSize, first->arenaSize);
 }
 
 TEST(ArenaPlannerTest, ParseAlgorithmNames) {
