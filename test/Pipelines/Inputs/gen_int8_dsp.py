@@ -25,72 +25,10 @@
 #   python3 gen_int8_dsp.py > int8_dsp.mlir
 # ===--------------------------------------------------------------------=== #
 
-import random
+# The TOSA writers of gen_int8_fused.py, with this model's seed.
+from gen_int8_fused import const, lines, rescale, rng, scalar, t
 
-rng = random.Random(11)
-lines, counter = [], [0]
-
-
-def t(shape, dtype):
-    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
-
-
-def const(shape, dtype, lo, hi):
-    """A random constant tensor; returns its SSA name."""
-    name = "%%c%d" % counter[0]
-    counter[0] += 1
-    n = 1
-    for d in shape:
-        n *= d
-    flat = [rng.randint(lo, hi) for _ in range(n)]
-
-    def nest(vals, dims):
-        if len(dims) == 1:
-            return "[" + ", ".join(map(str, vals)) + "]"
-        step = len(vals) // dims[0]
-        return "[" + ", ".join(nest(vals[i * step:(i + 1) * step], dims[1:])
-                               for i in range(dims[0])) + "]"
-
-    lines.append('  %s = "tosa.const"() <{values = dense<%s> : %s}> : () -> %s'
-                 % (name, nest(flat, shape), t(shape, dtype), t(shape, dtype)))
-    return name
-
-
-def scalar(name, value, dtype):
-    lines.append('  %%%s = "tosa.const"() <{values = dense<%d> : tensor<1x%s>}> '
-                 ': () -> tensor<1x%s>' % (name, value, dtype, dtype))
-    return "%" + name
-
-
-def rescale(x, shape, name):
-    c = shape[-1]
-    mult = const([c], "i32", 1 << 29, (1 << 30) - 1)
-    shift = const([c], "i8", 36, 38)
-    lines.append(
-        '  %%%s = tosa.rescale %s, %s, %s, %%zp32, %%ozp {input_unsigned = '
-        'false, output_unsigned = false, per_channel = true, rounding_mode = '
-        'SINGLE_ROUND, scale32 = true} : (%s, %s, %s, tensor<1xi32>, '
-        'tensor<1xi8>) -> %s loc("%s")'
-        % (name, x, mult, shift, t(shape, "i32"), t([c], "i32"), t([c], "i8"),
-           t(shape, "i8"), name))
-    return "%" + name
-
-
-def depthwise(x, xshape, channels, mult, pad, stride, name):
-    n, h, w, c = xshape
-    oh = (h + 2 * pad - 3) // stride + 1
-    ow = (w + 2 * pad - 3) // stride + 1
-    out = [n, oh, ow, c * mult]
-    wt = const([3, 3, c, mult], "i8", -127, 127)
-    bias = const([c * mult], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s = tosa.depthwise_conv2d %s, %s, %s, %%izp, %%wzp {acc_type = i32, '
-        'dilation = array<i64: 1, 1>, pad = array<i64: %d, %d, %d, %d>, stride = '
-        'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s")' % (name, x, wt, bias, pad, pad, pad, pad, stride, stride,
-                       t(xshape, "i8"), t([3, 3, c, mult], "i8"),
-                       t([c * mult], "i32"), t(out, "i32"), name))
-    return "%" + name, out
+rng.seed(11)
 
 
 def conv(x, xshape, oc, k, pad, stride, dil, izp, wzp, name):
