@@ -36,6 +36,12 @@ mlir::memopt::parsePlacementAlgorithm(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
+int64_t mlir::memopt::getFootprint(const ArenaBuffer &buffer,
+                                   int64_t defaultAlignment) {
+  return static_cast<int64_t>(
+      llvm::alignTo(buffer.size, getAlignment(buffer, defaultAlignment)));
+}
+
 /// Returns true if the lifetimes [a.start, a.end) and [b.start, b.end) meet.
 static bool livesOverlap(const ArenaBuffer &a, const ArenaBuffer &b) {
   return a.start < b.end && b.start < a.end;
@@ -48,7 +54,7 @@ int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
   llvm::SmallVector<std::pair<int64_t, int64_t>> events;
   int64_t peak = 0;
   for (const ArenaBuffer &buffer : buffers) {
-    auto size = static_cast<int64_t>(llvm::alignTo(buffer.size, alignment));
+    int64_t size = getFootprint(buffer, alignment);
     peak = std::max(peak, size);
     if (buffer.start >= buffer.end)
       continue;
@@ -64,8 +70,9 @@ int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
   return peak;
 }
 
-/// Places buffers in `order`, each at the lowest aligned offset that does not
-/// collide with an already placed buffer alive at the same time.
+/// Places buffers in `order`, each at the lowest offset (a multiple of its
+/// alignment) where its footprint does not collide with the footprint of an
+/// already placed buffer alive at the same time.
 static ArenaPlan placeInOrder(llvm::ArrayRef<ArenaBuffer> buffers,
                               llvm::ArrayRef<unsigned> order,
                               int64_t alignment) {
@@ -74,24 +81,25 @@ static ArenaPlan placeInOrder(llvm::ArrayRef<ArenaBuffer> buffers,
   llvm::SmallVector<unsigned> placed;
   for (unsigned id : order) {
     const ArenaBuffer &buffer = buffers[id];
+    int64_t align = getAlignment(buffer, alignment);
+    int64_t footprint = getFootprint(buffer, alignment);
     llvm::SmallVector<std::pair<int64_t, int64_t>> taken;
     for (unsigned other : placed)
       if (livesOverlap(buffer, buffers[other]))
-        taken.push_back(
-            {plan.offsets[other], plan.offsets[other] + buffers[other].size});
+        taken.push_back({plan.offsets[other],
+                         plan.offsets[other] +
+                             getFootprint(buffers[other], alignment)});
     llvm::sort(taken);
     int64_t offset = 0;
     for (auto [begin, end] : taken) {
-      if (offset + buffer.size <= begin)
+      if (offset + footprint <= begin)
         break;
-      offset = std::max<int64_t>(offset, llvm::alignTo(end, alignment));
+      offset = std::max<int64_t>(offset, llvm::alignTo(end, align));
     }
     plan.offsets[id] = offset;
-    plan.arenaSize = std::max(plan.arenaSize, offset + buffer.size);
+    plan.arenaSize = std::max(plan.arenaSize, offset + footprint);
     placed.push_back(id);
   }
-  plan.arenaSize =
-      static_cast<int64_t>(llvm::alignTo(plan.arenaSize, alignment));
   return plan;
 }
 
@@ -101,13 +109,16 @@ static ArenaPlan placeInOrder(llvm::ArrayRef<ArenaBuffer> buffers,
 
 namespace {
 
-/// The buffers that take part in a `Best` placement, in alignment units:
-/// those with a positive size.
+/// The buffers that take part in a `Best` placement, in units of the
+/// smallest alignment among them: those with a positive size.
 struct UnitProblem {
+  /// Bytes of one unit: the smallest alignment of a buffer with a positive
+  /// size (every alignment is a power of two, so a multiple of it).
+  int64_t unit = 1;
   /// Index in the input of each buffer.
   llvm::SmallVector<unsigned> ids;
-  /// Sizes in alignment units, and lifetimes on scaled steps.
-  llvm::SmallVector<int64_t> sizes, starts, ends;
+  /// Footprints and alignments in units, and lifetimes on scaled steps.
+  llvm::SmallVector<int64_t> sizes, aligns, starts, ends;
   /// Buffers overlapping each buffer in time.
   llvm::SmallVector<llvm::SmallVector<unsigned>> conflicts;
   /// Smallest arena in units that holds every buffer on its own.
@@ -143,15 +154,24 @@ static UnitProblem buildUnitProblem(llvm::ArrayRef<ArenaBuffer> buffers,
     if (buffer.size > 0 && buffer.start >= buffer.end)
       maxEmpty = std::max(maxEmpty, ++emptyCount[buffer.start]);
   int64_t scale = maxEmpty + 1;
+  problem.unit = alignment;
+  bool anySized = false;
+  for (const ArenaBuffer &buffer : buffers)
+    if (buffer.size > 0) {
+      int64_t align = getAlignment(buffer, alignment);
+      problem.unit = anySized ? std::min(problem.unit, align) : align;
+      anySized = true;
+    }
   for (auto [id, buffer] : llvm::enumerate(buffers)) {
     assert(buffer.size >= 0 && "negative buffer size");
     assert(buffer.start <= buffer.end && "lifetime ends before it starts");
-    int64_t units = llvm::divideCeil(buffer.size, alignment);
+    int64_t units = getFootprint(buffer, alignment) / problem.unit;
     problem.minArena = std::max(problem.minArena, units);
     if (units == 0)
       continue;
     problem.ids.push_back(id);
     problem.sizes.push_back(units);
+    problem.aligns.push_back(getAlignment(buffer, alignment) / problem.unit);
     if (buffer.start < buffer.end) {
       problem.starts.push_back(scale * buffer.start + maxEmpty);
       problem.ends.push_back(scale * buffer.end);
@@ -172,9 +192,9 @@ static UnitProblem buildUnitProblem(llvm::ArrayRef<ArenaBuffer> buffers,
   return problem;
 }
 
-/// Places the buffers of `problem` in `order`, each in a gap left by the
-/// already placed buffers it conflicts with, chosen by `fit`. Returns the
-/// height (in units) and fills `offsets`.
+/// Places the buffers of `problem` in `order`, each at an aligned offset in a
+/// gap left by the already placed buffers it conflicts with, chosen by
+/// `fit`. Returns the height (in units) and fills `offsets`.
 static int64_t placeUnits(const UnitProblem &problem,
                           llvm::ArrayRef<unsigned> order, Fit fit,
                           llvm::SmallVectorImpl<int64_t> &offsets) {
@@ -183,6 +203,7 @@ static int64_t placeUnits(const UnitProblem &problem,
   llvm::SmallVector<std::pair<int64_t, int64_t>> taken;
   for (unsigned id : order) {
     int64_t size = problem.sizes[id];
+    auto align = static_cast<uint64_t>(problem.aligns[id]);
     taken.clear();
     for (unsigned other : problem.conflicts[id])
       if (offsets[other] >= 0)
@@ -191,10 +212,11 @@ static int64_t placeUnits(const UnitProblem &problem,
     llvm::sort(taken);
     int64_t cursor = 0, chosen = -1, chosenGap = 0;
     for (auto [begin, end] : taken) {
-      int64_t gap = begin - cursor;
+      auto at = static_cast<int64_t>(llvm::alignTo(cursor, align));
+      int64_t gap = begin - at;
       if (gap >= size &&
           (chosen < 0 || (fit == Fit::Best && gap < chosenGap))) {
-        chosen = cursor;
+        chosen = at;
         chosenGap = gap;
         if (fit == Fit::First)
           break;
@@ -202,7 +224,7 @@ static int64_t placeUnits(const UnitProblem &problem,
       cursor = std::max(cursor, end);
     }
     if (chosen < 0)
-      chosen = cursor;
+      chosen = static_cast<int64_t>(llvm::alignTo(cursor, align));
     offsets[id] = chosen;
     height = std::max(height, chosen + size);
   }
@@ -269,16 +291,15 @@ getHeuristicOrders(const UnitProblem &problem) {
 /// `unitOffsets` (and every other buffer at 0).
 static ArenaPlan makePlan(llvm::ArrayRef<ArenaBuffer> buffers,
                           const UnitProblem &problem,
-                          llvm::ArrayRef<int64_t> unitOffsets,
-                          int64_t alignment) {
+                          llvm::ArrayRef<int64_t> unitOffsets) {
   ArenaPlan plan;
   plan.offsets.assign(buffers.size(), 0);
   int64_t height = problem.minArena;
   for (unsigned i = 0; i < problem.size(); ++i) {
-    plan.offsets[problem.ids[i]] = unitOffsets[i] * alignment;
+    plan.offsets[problem.ids[i]] = unitOffsets[i] * problem.unit;
     height = std::max(height, unitOffsets[i] + problem.sizes[i]);
   }
-  plan.arenaSize = height * alignment;
+  plan.arenaSize = height * problem.unit;
   return plan;
 }
 
@@ -291,34 +312,37 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
   if (options.timeLimitMs)
     deadline = detail::SearchClock::now() +
                std::chrono::milliseconds(options.timeLimitMs);
-  int64_t lower = getLivenessLowerBound(buffers, alignment) / alignment;
+  UnitProblem problem = buildUnitProblem(buffers, alignment);
+  // Every footprint is a multiple of the unit, and so is the bound.
+  int64_t unit = problem.unit;
+  int64_t lower = getLivenessLowerBound(buffers, alignment) / unit;
 
   // The heuristics, greedy-by-size first; the first smallest plan wins.
   ArenaPlan best = std::move(greedy);
-  UnitProblem problem = buildUnitProblem(buffers, alignment);
   llvm::SmallVector<int64_t> offsets;
   for (const llvm::SmallVector<unsigned> &order : getHeuristicOrders(problem))
     for (Fit fit : {Fit::First, Fit::Best}) {
       int64_t height =
           std::max(placeUnits(problem, order, fit, offsets), problem.minArena);
-      if (height * alignment < best.arenaSize)
-        best = makePlan(buffers, problem, offsets, alignment);
+      if (height * unit < best.arenaSize)
+        best = makePlan(buffers, problem, offsets);
     }
-  best.provenMinimal = best.arenaSize == lower * alignment;
+  best.provenMinimal = best.arenaSize == lower * unit;
 
   // A capacity never costs bytes: when the heuristics fit it, the search
   // below minimizes as without one; only when they do not is a plan under
   // the capacity searched for.
   if (options.capacity && best.arenaSize > options.capacity) {
-    int64_t capacity = options.capacity / alignment;
+    int64_t capacity = options.capacity / unit;
     if (lower > capacity)
       return std::nullopt;
-    detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
+    detail::PackingSearch search(problem.sizes, problem.aligns, problem.starts,
+                                 problem.ends);
     detail::SearchResult result =
         search.solve(capacity, options.maxSearchNodes, deadline);
     if (result.status == detail::SearchStatus::Found) {
-      ArenaPlan plan = makePlan(buffers, problem, result.offsets, alignment);
-      plan.provenMinimal = plan.arenaSize == lower * alignment;
+      ArenaPlan plan = makePlan(buffers, problem, result.offsets);
+      plan.provenMinimal = plan.arenaSize == lower * unit;
       return plan;
     }
     // Out of nodes proves nothing: the minimizing search below may still
@@ -339,8 +363,9 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
   // proves every lower one infeasible too. Node budgets, not clocks, steer
   // and end this (no round's budget exceeds options.maxSearchNodes), so the
   // result is deterministic unless the time limit stops it first.
-  detail::PackingSearch search(problem.sizes, problem.starts, problem.ends);
-  int64_t low = lower, high = best.arenaSize / alignment - 1;
+  detail::PackingSearch search(problem.sizes, problem.aligns, problem.starts,
+                               problem.ends);
+  int64_t low = lower, high = best.arenaSize / unit - 1;
   int64_t probe = low;
   uint64_t budget = 20000 + 100 * static_cast<uint64_t>(problem.size());
   // Runs one search; returns false when the time limit stopped it.
@@ -359,8 +384,8 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
         probe = target + 1;
       break;
     case detail::SearchStatus::Found:
-      best = makePlan(buffers, problem, result.offsets, alignment);
-      high = best.arenaSize / alignment - 1;
+      best = makePlan(buffers, problem, result.offsets);
+      high = best.arenaSize / unit - 1;
       break;
     }
     return true;
@@ -384,12 +409,24 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
                         const PlacementOptions &options) {
   assert(options.alignment > 0 && llvm::isPowerOf2_64(options.alignment) &&
          "alignment must be a power of two");
+  assert(llvm::all_of(buffers,
+                      [](const ArenaBuffer &buffer) {
+                        return buffer.alignment >= 0 &&
+                               (buffer.alignment == 0 ||
+                                llvm::isPowerOf2_64(buffer.alignment));
+                      }) &&
+         "buffer alignments must be powers of two");
   ArenaPlan plan;
   if (options.algorithm == PlacementAlgorithm::NoReuse) {
     for (const ArenaBuffer &buffer : buffers) {
-      plan.offsets.push_back(plan.arenaSize);
-      plan.arenaSize +=
-          static_cast<int64_t>(llvm::alignTo(buffer.size, options.alignment));
+      // An empty buffer takes no bytes, and no padding either.
+      auto align = static_cast<uint64_t>(getAlignment(buffer, options.alignment));
+      auto offset = static_cast<int64_t>(
+          buffer.size ? llvm::alignTo(plan.arenaSize, align)
+                      : llvm::alignDown(plan.arenaSize, align));
+      plan.offsets.push_back(offset);
+      plan.arenaSize =
+          std::max(plan.arenaSize, offset + getFootprint(buffer, options.alignment));
     }
   } else {
     llvm::SmallVector<unsigned> order = llvm::to_vector(
@@ -417,13 +454,15 @@ bool mlir::memopt::isValidPlan(llvm::ArrayRef<ArenaBuffer> buffers,
     return false;
   for (auto [i, a] : llvm::enumerate(buffers)) {
     int64_t offset = plan.offsets[i];
-    if (offset < 0 || offset % alignment || offset + a.size > plan.arenaSize)
+    int64_t aBytes = getFootprint(a, alignment);
+    if (offset < 0 || offset % getAlignment(a, alignment) ||
+        offset + aBytes > plan.arenaSize)
       return false;
     for (unsigned j = i + 1; j < buffers.size(); ++j) {
       const ArenaBuffer &b = buffers[j];
       if (livesOverlap(a, b) && a.size && b.size &&
-          offset < plan.offsets[j] + b.size &&
-          plan.offsets[j] < offset + a.size)
+          offset < plan.offsets[j] + getFootprint(b, alignment) &&
+          plan.offsets[j] < offset + aBytes)
         return false;
     }
   }

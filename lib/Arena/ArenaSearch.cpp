@@ -12,9 +12,13 @@
 //   boundaries; a buffer spans a contiguous range of sections.
 // - Buffers are placed in non-decreasing order of offset, each at its
 //   canonical offset: the top of the highest placed buffer it overlaps in
-//   time (0 if none). Every placement can be pushed down until each buffer
-//   rests on another or on 0, and the pushed placement is produced in this
-//   order, so the search is complete. Ties between buffers at one offset are
+//   time (0 if none), rounded up to the buffer's alignment. Every placement
+//   can be pushed down, one alignment step at a time, until each buffer
+//   rests on 0 or is blocked by a buffer below it whose top is above its
+//   previous step, so that its offset is that top rounded up to its
+//   alignment; the pushed placement is produced in this order (the blocking
+//   buffer is placed first, and no placed buffer it overlaps ends higher),
+//   so the search is complete. Ties between buffers at one offset are
 //   broken by a static preorder (symmetry breaking).
 // - A candidate whose offset is at or above the top of another unplaced
 //   buffer (at its canonical offset) is skipped: that buffer could go first
@@ -37,6 +41,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Sequence.h"
+#include "llvm/Support/MathExtras.h"
 
 #include <algorithm>
 #include <limits>
@@ -64,8 +69,8 @@ struct Change {
 /// The state of a search.
 class PackingSearch::Impl {
 public:
-  Impl(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> starts,
-       llvm::ArrayRef<int64_t> ends);
+  Impl(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> aligns,
+       llvm::ArrayRef<int64_t> starts, llvm::ArrayRef<int64_t> ends);
 
   /// See PackingSearch::solve.
   SearchResult solve(int64_t height, uint64_t maxNodes,
@@ -99,7 +104,7 @@ private:
   // Problem.
   int numBuffers;
   int numSections = 0;
-  llvm::SmallVector<int64_t> size, length, area;
+  llvm::SmallVector<int64_t> size, align, length, area;
   /// Sections [lo[i], hi[i]) of buffer i.
   llvm::SmallVector<int> lo, hi;
   /// Buffers overlapping buffer i in time.
@@ -127,12 +132,15 @@ private:
 };
 
 PackingSearch::Impl::Impl(llvm::ArrayRef<int64_t> sizes,
+                          llvm::ArrayRef<int64_t> aligns,
                           llvm::ArrayRef<int64_t> starts,
                           llvm::ArrayRef<int64_t> ends)
     : numBuffers(static_cast<int>(sizes.size())) {
   llvm::SmallVector<int64_t> times;
   for (int i = 0; i < numBuffers; ++i) {
     assert(sizes[i] > 0 && starts[i] < ends[i] && "degenerate buffer");
+    assert(aligns[i] > 0 && llvm::isPowerOf2_64(aligns[i]) &&
+           "alignment must be a power of two");
     times.push_back(starts[i]);
     times.push_back(ends[i]);
   }
@@ -147,6 +155,7 @@ PackingSearch::Impl::Impl(llvm::ArrayRef<int64_t> sizes,
   initialCuts.assign(std::max(numSections - 1, 0), 0);
   for (int i = 0; i < numBuffers; ++i) {
     size.push_back(sizes[i]);
+    align.push_back(aligns[i]);
     length.push_back(ends[i] - starts[i]);
     area.push_back(sizes[i] * length.back());
     lo.push_back(indexOf(starts[i]));
@@ -278,17 +287,22 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
     solution[b] = at;
     changes.clear();
 
-    // Buffers overlapping b in time now start at b's top or above.
+    // Buffers overlapping b in time now start at b's top or above, rounded
+    // up to their alignment; `reach` is the highest such new offset.
     ++markStamp;
     llvm::SmallVector<int, 32> affected, raised;
     bool hatless = true;
+    int64_t reach = top;
     for (int other : overlaps[b]) {
       if (offset[other] >= 0)
         continue;
       hatless = false;
-      if (minOffset[other] >= top)
+      auto above = static_cast<int64_t>(
+          llvm::alignTo(top, static_cast<uint64_t>(align[other])));
+      if (minOffset[other] >= above)
         continue;
-      set(changes, minOffset[other], top);
+      set(changes, minOffset[other], above);
+      reach = std::max(reach, above);
       // Only sections outside b's lifetime may see their floor rise below.
       auto mark = [&](int begin, int end) {
         for (int s = begin; s < end; ++s)
@@ -306,13 +320,14 @@ NodeStatus PackingSearch::Impl::search(llvm::ArrayRef<int> part, int secLo,
       total[s] -= size[b];
     }
     // A section's floor is at least its lowest unplaced canonical offset.
-    // An affected section holds a buffer whose canonical offset is now `top`,
-    // so its floor can rise to `top` at most: skip the scan when the floor is
-    // there already, or when even `top` plus the section's unplaced total
-    // fits (totals only shrink, so that raise could never prune). A scan
-    // stops at the first unplaced buffer that leaves the floor where it is.
+    // An affected section holds a buffer whose canonical offset is now at
+    // most `reach`, so its floor can rise to `reach` at most: skip the scan
+    // when the floor is there already, or when even `reach` plus the
+    // section's unplaced total fits (totals only shrink, so that raise could
+    // never prune). A scan stops at the first unplaced buffer that leaves the
+    // floor where it is.
     for (int s : affected) {
-      if (floor[s] >= top || top + total[s] <= height)
+      if (floor[s] >= reach || reach + total[s] <= height)
         continue;
       int64_t lowest = std::numeric_limits<int64_t>::max();
       for (int other : sectionBuffers[s])
@@ -430,9 +445,10 @@ PackingSearch::Impl::solve(int64_t newHeight, uint64_t maxNodes,
 }
 
 PackingSearch::PackingSearch(llvm::ArrayRef<int64_t> sizes,
+                             llvm::ArrayRef<int64_t> aligns,
                              llvm::ArrayRef<int64_t> starts,
                              llvm::ArrayRef<int64_t> ends)
-    : impl(std::make_unique<Impl>(sizes, starts, ends)) {}
+    : impl(std::make_unique<Impl>(sizes, aligns, starts, ends)) {}
 
 PackingSearch::~PackingSearch() = default;
 

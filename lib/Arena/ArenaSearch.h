@@ -7,9 +7,9 @@
 // Internal to the arena planner. A branch-and-bound search in the spirit of
 // MiniMalloc (Moffitt, ASPLOS'23) that decides whether buffers with fixed
 // lifetimes fit below a given height, and returns a placement when they do.
-// It works in alignment units: every size here is already rounded up and
-// divided by the alignment, every size is positive and every lifetime is
-// non-empty.
+// It works in units of the smallest alignment: every size here is already
+// rounded up to its buffer's alignment and divided by the unit, every size is
+// positive, every alignment a power of two and every lifetime non-empty.
 //
 //===----------------------------------------------------------------------===//
 
@@ -56,10 +56,11 @@ using SearchClock = std::chrono::steady_clock;
 /// solve() with different heights.
 class PackingSearch {
 public:
-  /// Buffer `i` needs `sizes[i] > 0` units during the steps
-  /// [starts[i], ends[i]), with starts[i] < ends[i].
-  PackingSearch(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> starts,
-                llvm::ArrayRef<int64_t> ends);
+  /// Buffer `i` needs `sizes[i] > 0` units at an offset that is a multiple
+  /// of `aligns[i]` (a power of two) during the steps [starts[i], ends[i]),
+  /// with starts[i] < ends[i].
+  PackingSearch(llvm::ArrayRef<int64_t> sizes, llvm::ArrayRef<int64_t> aligns,
+                llvm::ArrayRef<int64_t> starts, llvm::ArrayRef<int64_t> ends);
   ~PackingSearch();
 
   /// Looks for a placement whose every buffer ends at or below `height`,

@@ -40,13 +40,20 @@ bool collide(const ArenaBuffer &a, const ArenaBuffer &b) {
   return a.size > 0 && b.size > 0 && a.start < b.end && b.start < a.end;
 }
 
-/// Brute force: the smallest arena (a multiple of \p alignment) over every
-/// assignment of aligned offsets below the sum of aligned sizes.
+/// Brute force: the smallest arena over every assignment of aligned offsets
+/// below the sum of aligned sizes. A buffer's alignment is its own, or
+/// \p alignment if it has none; it occupies its size rounded up to it.
 int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
                           int64_t alignment) {
+  auto alignOf = [&](const ArenaBuffer &b) {
+    return b.alignment ? b.alignment : alignment;
+  };
+  auto bytesOf = [&](const ArenaBuffer &b) {
+    return static_cast<int64_t>(llvm::alignTo(b.size, alignOf(b)));
+  };
   int64_t best = 0;
   for (const ArenaBuffer &b : buffers)
-    best += llvm::alignTo(b.size, alignment);
+    best += bytesOf(b);
   std::vector<int64_t> offsets(buffers.size(), 0);
   // Assigns buffer k given buffers [0, k), the current height `height`.
   auto assign = [&](auto &self, size_t k, int64_t height) -> void {
@@ -57,13 +64,13 @@ int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
       return;
     }
     const ArenaBuffer &buffer = buffers[k];
-    int64_t aligned = llvm::alignTo(buffer.size, alignment);
-    for (int64_t offset = 0; offset + aligned < best; offset += alignment) {
+    int64_t aligned = bytesOf(buffer);
+    for (int64_t offset = 0; offset + aligned < best;
+         offset += alignOf(buffer)) {
       bool free = true;
       for (size_t j = 0; j < k && free; ++j)
-        free = !collide(buffer, buffers[j]) ||
-               offset + buffer.size <= offsets[j] ||
-               offsets[j] + buffers[j].size <= offset;
+        free = !collide(buffer, buffers[j]) || offset + aligned <= offsets[j] ||
+               offsets[j] + bytesOf(buffers[j]) <= offset;
       if (!free)
         continue;
       offsets[k] = offset;
@@ -192,7 +199,63 @@ RC_GTEST_PROP(ArenaPlannerProperty, SearchDecidesLikeBruteForce, ()) {
       ends.push_back(b.end);
     }
   int64_t optimum = bruteForceOptimum(kept, 1);
-  detail::PackingSearch search(sizes, starts, ends);
+  llvm::SmallVector<int64_t> aligns(sizes.size(), 1);
+  detail::PackingSearch search(sizes, aligns, starts, ends);
+  detail::SearchResult found = search.solve(optimum, 0, std::nullopt);
+  RC_ASSERT(found.status == detail::SearchStatus::Found);
+  ArenaPlan plan;
+  plan.offsets = found.offsets;
+  plan.arenaSize = optimum;
+  RC_ASSERT(isValidPlan(kept, plan, 1));
+  if (optimum > 0)
+    RC_ASSERT(search.solve(optimum - 1, 0, std::nullopt).status ==
+              detail::SearchStatus::Infeasible);
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, MixedAlignmentsMatchBruteForce, ()) {
+  // Each buffer with its own alignment (1 to 8 bytes, or none: the default
+  // 4): `best` reaches the brute-force optimum and proves it, the other
+  // algorithms stay valid, and the bound holds.
+  std::vector<ArenaBuffer> buffers = genBuffers(6, 12, 6);
+  for (ArenaBuffer &b : buffers)
+    b.alignment = *rc::gen::element<int64_t>(0, 1, 2, 4, 8);
+  int64_t optimum = bruteForceOptimum(buffers, 4);
+  int64_t lower = getLivenessLowerBound(buffers, 4);
+  RC_ASSERT(lower <= optimum);
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan(buffers, algorithm, 4);
+    RC_ASSERT(p.has_value());
+    RC_ASSERT(isValidPlan(buffers, *p, 4));
+    RC_ASSERT(p->arenaSize >= optimum);
+    if (algorithm == PlacementAlgorithm::Best) {
+      RC_ASSERT(p->arenaSize == optimum);
+      RC_ASSERT(p->provenMinimal);
+    }
+  }
+  // With the optimum as capacity `best` fits; one byte less, nothing does.
+  RC_ASSERT(plan(buffers, PlacementAlgorithm::Best, 4, optimum).has_value());
+  if (optimum > 1)
+    RC_ASSERT(
+        !plan(buffers, PlacementAlgorithm::Best, 4, optimum - 1).has_value());
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, SearchWithAlignmentsDecidesLikeBruteForce,
+              ()) {
+  // The exact search alone, in units of 1 byte with alignments of 1 to 8.
+  std::vector<ArenaBuffer> buffers = genBuffers(6, 12, 6);
+  llvm::SmallVector<int64_t> sizes, aligns, starts, ends;
+  std::vector<ArenaBuffer> kept;
+  for (ArenaBuffer b : buffers)
+    if (b.size > 0 && b.start < b.end) {
+      b.alignment = *rc::gen::element<int64_t>(1, 2, 4, 8);
+      kept.push_back(b);
+      sizes.push_back(static_cast<int64_t>(llvm::alignTo(b.size, b.alignment)));
+      aligns.push_back(b.alignment);
+      starts.push_back(b.start);
+      ends.push_back(b.end);
+    }
+  int64_t optimum = bruteForceOptimum(kept, 1);
+  detail::PackingSearch search(sizes, aligns, starts, ends);
   detail::SearchResult found = search.solve(optimum, 0, std::nullopt);
   RC_ASSERT(found.status == detail::SearchStatus::Found);
   ArenaPlan plan;
@@ -321,6 +384,69 @@ TEST(ArenaPlannerTest, AlignmentIsRespected) {
   EXPECT_EQ(packed->arenaSize, 35);
 }
 
+TEST(ArenaPlannerTest, MixedAlignments) {
+  // micro_speech's peak under io=arena: a 4000-byte activation, an 80-byte
+  // window and a 32-byte accumulator (16-byte aligned, 4112 bytes) and the
+  // 1960-byte int8 input (alignment 1), all alive together: 4112 + 1960 =
+  // 6072 bytes. With the input's slot aligned to 16 too (1968 bytes) it was
+  // 6080.
+  std::vector<ArenaBuffer> buffers = {
+      {1960, 0, 3, 1}, {4000, 1, 4, 16}, {80, 1, 2, 16}, {32, 1, 2, 16}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 16), 6072);
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best);
+  ASSERT_TRUE(best);
+  EXPECT_TRUE(isValidPlan(buffers, *best, 16));
+  EXPECT_EQ(best->arenaSize, 6072);
+  EXPECT_TRUE(best->provenMinimal);
+  // The 16-byte aligned buffers stack from 0 (4112 bytes): the input starts
+  // at byte 4112, a multiple of 16 and so of 1.
+  EXPECT_EQ(best->offsets[0], 4112);
+  for (unsigned i = 1; i < 4; ++i)
+    EXPECT_EQ(best->offsets[i] % 16, 0);
+  std::vector<ArenaBuffer> uniform = buffers;
+  uniform[0].alignment = 0;
+  EXPECT_EQ(getLivenessLowerBound(uniform, 16), 6080);
+
+  // No reuse in input order: a 1-byte buffer (alignment 1) at 0, a 4-byte
+  // one (alignment 4) at 4 after 3 bytes of padding, and a 2-byte one
+  // (alignment 2) at 8: 10 bytes. `best` reaches the bound, 4 + 2 + 1 = 7
+  // bytes (the 4-byte buffer at 0, the 2-byte at 4, the 1-byte at 6).
+  std::vector<ArenaBuffer> three = {{1, 0, 1, 1}, {4, 0, 1, 4}, {2, 0, 1, 2}};
+  std::optional<ArenaPlan> noReuse = plan(three, PlacementAlgorithm::NoReuse);
+  ASSERT_TRUE(noReuse);
+  EXPECT_EQ(noReuse->offsets, (llvm::SmallVector<int64_t>{0, 4, 8}));
+  EXPECT_EQ(noReuse->arenaSize, 10);
+  std::optional<ArenaPlan> packed = plan(three, PlacementAlgorithm::Best);
+  ASSERT_TRUE(packed);
+  EXPECT_TRUE(isValidPlan(three, *packed, 16));
+  EXPECT_EQ(packed->arenaSize, 7);
+  EXPECT_TRUE(packed->provenMinimal);
+
+  // Padding the bound cannot see. A (1 byte, alignment 2: 2 bytes) lives in
+  // [0, 3), B (1 byte, alignment 4: 4 bytes) in [1, 2), C (2 bytes,
+  // alignment 2) and D (3 bytes, alignment 1) in [2, 3). Step 1 holds A and
+  // B (6 bytes), step 2 A, C and D (7 bytes): the bound is 7. In 7 bytes B
+  // must be at 0 (at 4 it would end at 8), so A is at 4 (its only even
+  // offset clear of B), and at step 2 C and D need 5 bytes of [0, 4) and
+  // [6, 7): D's 3 contiguous bytes leave no even pair for C. 8 bytes do:
+  // A at 6, B at 0, C at 0, D at 2.
+  std::vector<ArenaBuffer> gap = {
+      {1, 0, 3, 2}, {1, 1, 2, 4}, {2, 2, 3, 2}, {3, 2, 3, 1}};
+  EXPECT_EQ(getLivenessLowerBound(gap, 16), 7);
+  std::optional<ArenaPlan> gapPlan = plan(gap, PlacementAlgorithm::Best);
+  ASSERT_TRUE(gapPlan);
+  EXPECT_TRUE(isValidPlan(gap, *gapPlan, 16));
+  EXPECT_EQ(gapPlan->arenaSize, 8);
+  EXPECT_TRUE(gapPlan->provenMinimal);
+  ArenaPlan handPlan;
+  handPlan.offsets = {6, 0, 0, 2};
+  handPlan.arenaSize = 8;
+  EXPECT_TRUE(isValidPlan(gap, handPlan, 16));
+  handPlan.offsets = {5, 0, 0, 2}; // A at an odd offset
+  EXPECT_FALSE(isValidPlan(gap, handPlan, 16));
+  EXPECT_FALSE(plan(gap, PlacementAlgorithm::Best, 16, 7));
+}
+
 TEST(ArenaPlannerTest, EdgeCases) {
   // No buffers: an empty arena.
   for (PlacementAlgorithm algorithm : allAlgorithms) {
@@ -372,7 +498,7 @@ TEST(ArenaPlannerTest, EdgeCases) {
 TEST(ArenaPlannerTest, SearchStopsAtItsNodeLimit) {
   // Three buffers alive together (2 + 2 + 1 = 5 units) need at least one
   // node per buffer, so a one-node limit proves nothing either way.
-  detail::PackingSearch search({2, 2, 1}, {0, 0, 0}, {1, 1, 1});
+  detail::PackingSearch search({2, 2, 1}, {1, 1, 1}, {0, 0, 0}, {1, 1, 1});
   EXPECT_EQ(search.solve(5, 1, std::nullopt).status,
             detail::SearchStatus::OutOfNodes);
   EXPECT_EQ(search.solve(5, 0, std::nullopt).status,

@@ -26,12 +26,27 @@
 namespace mlir {
 namespace memopt {
 
-/// One buffer to place: `size` bytes, alive during the steps [start, end).
+/// One buffer to place: `size` bytes, alive during the steps [start, end),
+/// at an offset that is a multiple of `alignment` (a power of two; 0 takes
+/// the placement's default alignment). The buffer occupies its footprint:
+/// `size` rounded up to its alignment (getFootprint).
 struct ArenaBuffer {
   int64_t size = 0;
   int64_t start = 0;
   int64_t end = 0;
+  int64_t alignment = 0;
 };
+
+/// Returns the alignment of \p buffer: its own, or \p defaultAlignment if it
+/// has none.
+inline int64_t getAlignment(const ArenaBuffer &buffer,
+                            int64_t defaultAlignment) {
+  return buffer.alignment ? buffer.alignment : defaultAlignment;
+}
+
+/// Returns the bytes \p buffer occupies in the arena: its size rounded up to
+/// its alignment (getAlignment).
+int64_t getFootprint(const ArenaBuffer &buffer, int64_t defaultAlignment);
 
 /// How to place the buffers.
 enum class PlacementAlgorithm {
@@ -50,7 +65,7 @@ std::optional<PlacementAlgorithm> parsePlacementAlgorithm(llvm::StringRef name);
 /// Options of a placement.
 struct PlacementOptions {
   PlacementAlgorithm algorithm = PlacementAlgorithm::Best;
-  /// Every offset is a multiple of this (a power of two).
+  /// Alignment of the buffers without one of their own (a power of two).
   int64_t alignment = 16;
   /// Arena capacity to fit into; 0 means unbounded (minimize the size).
   int64_t capacity = 0;
@@ -64,11 +79,11 @@ struct PlacementOptions {
 };
 
 /// A placement: one offset per buffer, in input order, and the arena size
-/// (the largest offset + size, rounded up to the alignment).
+/// (the largest offset + footprint; at least the largest footprint).
 struct ArenaPlan {
   llvm::SmallVector<int64_t> offsets;
   int64_t arenaSize = 0;
-  /// True if no smaller arena exists (for the given alignment): the size
+  /// True if no smaller arena exists (for the given alignments): the size
   /// equals the lower bound, or the exact search proved it minimal. Only the
   /// `Best` algorithm proves anything.
   bool provenMinimal = false;
@@ -77,9 +92,10 @@ struct ArenaPlan {
   bool stoppedOnClock = false;
 };
 
-/// Largest sum of sizes (each rounded up to the alignment) of buffers alive at
-/// one step, and at least the largest single (aligned) buffer: no placement
-/// can use a smaller arena. A buffer with start == end is alive at no step.
+/// Largest sum of footprints (getFootprint; `alignment` is the default
+/// alignment) of buffers alive at one step, and at least the largest single
+/// footprint: no placement can use a smaller arena. A buffer with
+/// start == end is alive at no step.
 int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
                               int64_t alignment);
 
@@ -101,8 +117,10 @@ int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
 std::optional<ArenaPlan> planArena(llvm::ArrayRef<ArenaBuffer> buffers,
                                    const PlacementOptions &options);
 
-/// Returns true if `plan` places every buffer at an aligned offset, inside
-/// `plan.arenaSize`, with no overlap between buffers whose lifetimes overlap.
+/// Returns true if `plan` places every buffer at an offset that is a
+/// multiple of its alignment (`alignment` for buffers without one), its
+/// footprint inside `plan.arenaSize`, with no overlap between the footprints
+/// of buffers whose lifetimes overlap.
 bool isValidPlan(llvm::ArrayRef<ArenaBuffer> buffers, const ArenaPlan &plan,
                  int64_t alignment);
 
