@@ -135,6 +135,8 @@ private:
   /// Moves the caller-owned inputs and outputs out of the arena under
   /// `io=caller`.
   void placeCallerIO(func::FuncOp func);
+  /// Gives the inputs and outputs their arena alignment under `io=arena`.
+  void alignArenaIO();
   /// Returns true if \p op computes a weight: it is constant-like, or it is
   /// side-effect free and computed only from weights.
   bool isWeightOp(Operation *op) const;
@@ -476,6 +478,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     return success();
   if (graph.costModel.io == IOPlacement::Caller)
     placeCallerIO(func);
+  else
+    alignArenaIO();
   for (NodeId id = 0, e = graph.nodes.size(); id < e; ++id)
     applyLoweringRules(id);
   return success();
@@ -541,6 +545,39 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
       continue;
     graph.pinnedBytes += *getStorageBytes(buffer.value.getType(), layout);
     buffer.bytes = 0;
+  }
+}
+
+// Under `io=arena` an input or output buffer takes its element's alignment
+// (getArenaAlignment), not the arena's: the bytes the caller's own array
+// would take. So does every buffer that the ops computing an output overwrite
+// on the way (an in-place op whose result is returned): the lowering computes
+// them all in one allocation, the output's.
+void DataflowGraphBuilder::alignArenaIO() {
+  auto alignAsIO = [&](Buffer &buffer) {
+    auto type = cast<ShapedType>(buffer.value.getType());
+    int64_t elementAlignment =
+        getElementStorageAlignment(type.getElementType(), layout).value_or(1);
+    buffer.bytes = getArenaBytes(
+        *getStorageBytes(type, layout),
+        getArenaAlignment(elementAlignment, /*holdsGraphIO=*/true,
+                          graph.costModel.alignment));
+  };
+  for (BufferId id = 0, e = graph.buffers.size(); id < e; ++id) {
+    if (!graph.buffers[id].isGraphInput() && !graph.buffers[id].isGraphOutput)
+      continue;
+    alignAsIO(graph.buffers[id]);
+    for (BufferId current = id; !graph.buffers[current].isGraphInput();) {
+      Value overwritten = getOverwrittenValue(
+          graph.nodes[*graph.buffers[current].producer].op);
+      std::optional<BufferId> input =
+          overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
+      if (!input || graph.buffers[*input].isGraphInput() ||
+          graph.buffers[*input].isGraphOutput)
+        break;
+      alignAsIO(graph.buffers[*input]);
+      current = *input;
+    }
   }
 }
 

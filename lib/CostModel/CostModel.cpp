@@ -43,6 +43,18 @@ std::optional<IOPlacement> mlir::memopt::parseIOPlacement(StringRef name) {
       .Default(std::nullopt);
 }
 
+int64_t mlir::memopt::getArenaAlignment(int64_t elementAlignment,
+                                        bool holdsGraphIO,
+                                        int64_t arenaAlignment) {
+  if (!holdsGraphIO)
+    return arenaAlignment;
+  return std::clamp<int64_t>(elementAlignment, 1, arenaAlignment);
+}
+
+int64_t mlir::memopt::getArenaBytes(int64_t storageBytes, int64_t alignment) {
+  return static_cast<int64_t>(llvm::alignTo(storageBytes, alignment));
+}
+
 bool mlir::memopt::isViewOp(Operation *op) {
   return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
              tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);

@@ -14,11 +14,15 @@
 
 #include "MemOpt/Analysis/MemRefLiveness.h"
 #include "MemOpt/Arena/ArenaPlanner.h"
+#include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Utils/StorageSize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -42,7 +46,7 @@ struct MemPlanPlanArenaPass
 };
 } // namespace
 
-/// Returns the step at which the aligned live bytes of \p buffers peak (the
+/// Returns the step at which the live footprints of \p buffers peak (the
 /// first one) and those bytes.
 static std::pair<unsigned, int64_t>
 getAlignedPeak(ArrayRef<ArenaBuffer> buffers, unsigned numSteps,
@@ -50,7 +54,7 @@ getAlignedPeak(ArrayRef<ArenaBuffer> buffers, unsigned numSteps,
   SmallVector<int64_t> live(numSteps, 0);
   for (const ArenaBuffer &buffer : buffers)
     for (int64_t step = buffer.start; step < buffer.end; ++step)
-      live[step] += static_cast<int64_t>(llvm::alignTo(buffer.size, alignment));
+      live[step] += getFootprint(buffer, alignment);
   unsigned peakStep = 0;
   for (unsigned step = 0; step < numSteps; ++step)
     if (live[step] > live[peakStep])
@@ -93,15 +97,35 @@ void MemPlanPlanArenaPass::runOnOperation() {
     return signalPassFailure();
   ArrayRef<MemRefBuffer> buffers = liveness.getBuffers();
 
+  // The buffers of the graph's inputs and outputs in the arena take their
+  // element's alignment, every other buffer the arena's (the byte rule of
+  // the model, getArenaAlignment).
+  bool ioInArena = func->hasAttr(memplan::kIOInArenaAttrName);
+  llvm::DenseSet<unsigned> ioBuffers;
+  if (ioInArena) {
+    for (auto [index, buffer] : llvm::enumerate(buffers))
+      if (buffer.alloc->hasAttr(memplan::kInputAttrName))
+        ioBuffers.insert(index);
+    for (std::optional<unsigned> returned : liveness.getReturnedBuffers())
+      if (returned)
+        ioBuffers.insert(*returned);
+  }
+  DataLayout layout = DataLayout::closest(func);
   SmallVector<ArenaBuffer> problem;
-  for (const MemRefBuffer &buffer : buffers) {
-    if (strictAlignment && buffer.requestedAlignment > alignment) {
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
+    Type elementType =
+        cast<MemRefType>(buffer.alloc->getResult(0).getType()).getElementType();
+    int64_t bufferAlignment = getArenaAlignment(
+        getElementStorageAlignment(elementType, layout).value_or(1),
+        ioBuffers.contains(index), alignment);
+    if (strictAlignment && buffer.requestedAlignment > bufferAlignment) {
       buffer.alloc->emitError("allocation asks for alignment ")
           << buffer.requestedAlignment << ", more than the arena alignment "
-          << alignment;
+          << bufferAlignment;
       return signalPassFailure();
     }
-    problem.push_back({buffer.sizeInBytes, buffer.first, buffer.last + 1});
+    problem.push_back(
+        {buffer.sizeInBytes, buffer.first, buffer.last + 1, bufferAlignment});
   }
   int64_t lowerBound = getLivenessLowerBound(problem, alignment);
 

@@ -11,6 +11,8 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 std::optional<int64_t>
@@ -29,6 +31,17 @@ mlir::memopt::getElementStorageBytes(Type elementType,
   if (align > 1)
     bytes = static_cast<int64_t>(llvm::alignTo(bytes, align));
   return bytes;
+}
+
+std::optional<int64_t>
+mlir::memopt::getElementStorageAlignment(Type elementType,
+                                         const DataLayout &layout) {
+  if (!getElementStorageBytes(elementType, layout))
+    return std::nullopt;
+  if (auto quantType = dyn_cast<quant::QuantizedType>(elementType))
+    elementType = quantType.getStorageType();
+  return std::max<int64_t>(
+      static_cast<int64_t>(layout.getTypeABIAlignment(elementType)), 1);
 }
 
 std::optional<int64_t> mlir::memopt::getStorageBytes(Type type,

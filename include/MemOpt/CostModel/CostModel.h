@@ -60,7 +60,8 @@ enum class IOPlacement {
 struct CostModelOptions {
   MemoryModelKind kind = MemoryModelKind::Canonical;
   IOPlacement io = IOPlacement::Arena;
-  /// Alignment of every buffer in the arena (lowering model only).
+  /// Alignment of the buffers in the arena (lowering model only); graph
+  /// inputs and outputs in the arena may take less (getArenaAlignment).
   int64_t alignment = 16;
 };
 
@@ -72,6 +73,22 @@ std::optional<IOPlacement> parseIOPlacement(StringRef name);
 //===----------------------------------------------------------------------===//
 // Rules shared by the model and the lowering
 //===----------------------------------------------------------------------===//
+
+/// The byte rule of the arena, shared by the model (DataflowGraph) and the
+/// placement of the lowered buffers (`memplan-plan-arena`): returns the
+/// alignment of a buffer whose elements need \p elementAlignment bytes
+/// (getElementStorageAlignment), in an arena aligned to \p arenaAlignment.
+/// A buffer that holds a graph input or output in the arena
+/// (\p holdsGraphIO, `io=arena`) takes its element's alignment, as the
+/// caller's own array would under `io=caller` (never more than
+/// \p arenaAlignment); every other buffer takes \p arenaAlignment. A buffer
+/// occupies its bytes rounded up to its alignment (getArenaBytes).
+int64_t getArenaAlignment(int64_t elementAlignment, bool holdsGraphIO,
+                          int64_t arenaAlignment);
+
+/// Returns the bytes a buffer of \p storageBytes (getStorageBytes) with
+/// alignment \p alignment occupies in the arena: rounded up to it; 0 stays 0.
+int64_t getArenaBytes(int64_t storageBytes, int64_t alignment);
 
 /// Returns true if \p op only re-describes the buffer of its first operand
 /// in the lowering (a reshape, an expand/collapse_shape, a cast, or a slice,

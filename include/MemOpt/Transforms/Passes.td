@@ -364,6 +364,13 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     aligned sizes of buffers live at one step: no placement can do better).
     A function without buffers gets `memplan.arena_size = 0`.
 
+    Every buffer is placed at a multiple of the arena alignment and takes its
+    size rounded up to it, except, in a function with `memplan.io_in_arena`,
+    the buffers of the inputs (`memplan.input`) and of the returned values:
+    they take their element's alignment (an i8 input 1 byte, an f32 one 4;
+    at most the arena alignment), as the caller's own arrays would. This is
+    the byte rule of the lowering's memory model (`getArenaAlignment`).
+
     Algorithms: `best` (default; aims at the lower bound), `greedy-by-size`
     (TFLite Micro's) and `no-reuse` (every buffer gets its own bytes). With
     `capacity=<bytes>`, the pass fails when the plan does not fit: the error
@@ -400,8 +407,9 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
   }];
   let options = [
     Option<"alignment", "alignment", "int64_t", /*default=*/"16",
-           "Alignment of every buffer offset and of the arena (a power of "
-           "two; default: 16)">,
+           "Alignment of the arena and of every buffer offset but those of "
+           "inputs and outputs in the arena, which take their element's (a "
+           "power of two; default: 16)">,
     Option<"algorithm", "algorithm", "std::string", /*default=*/"\"best\"",
            "Placement algorithm: best, greedy-by-size or no-reuse "
            "(default: best)">,

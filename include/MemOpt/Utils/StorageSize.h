@@ -32,6 +32,14 @@ namespace memopt {
 std::optional<int64_t> getElementStorageBytes(Type elementType,
                                               const DataLayout &layout);
 
+/// Returns the alignment in bytes one element of \p elementType needs in
+/// memory: its ABI alignment under \p layout (a quantized type its storage
+/// type's, `complex<T>` T's), what a C array of it gets and what the loads
+/// of the lowering assume. Returns std::nullopt for types without a fixed
+/// size in memory.
+std::optional<int64_t> getElementStorageAlignment(Type elementType,
+                                                  const DataLayout &layout);
+
 /// Returns the bytes of a statically shaped tensor or memref \p type:
 /// elements times getElementStorageBytes. Returns std::nullopt for unranked
 /// or dynamic shapes, element types without a fixed size, and sizes that

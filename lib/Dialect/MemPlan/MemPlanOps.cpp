@@ -37,6 +37,8 @@ struct PlacedBuffer {
   PlaceOp op;
   int64_t offset;
   int64_t size;
+  /// The alignment its offset needs: its element's, at most the arena's.
+  int64_t alignment;
   int64_t first;
   int64_t last;
 };
@@ -113,11 +115,14 @@ LogicalResult ArenaOp::verify() {
         !place.getLastAttr() || place->getNumResults() != 1 ||
         !isa<MemRefType>(place->getResult(0).getType()))
       continue;
-    std::optional<int64_t> size =
-        getStaticSizeInBytes(cast<MemRefType>(place.getType()), layout);
-    if (!size)
+    auto placedType = cast<MemRefType>(place.getType());
+    std::optional<int64_t> size = getStaticSizeInBytes(placedType, layout);
+    std::optional<int64_t> elementAlignment =
+        memopt::getElementStorageAlignment(placedType.getElementType(), layout);
+    if (!size || !elementAlignment)
       continue;
     buffers.push_back({place, static_cast<int64_t>(place.getOffset()), *size,
+                       std::min(*elementAlignment, alignment),
                        static_cast<int64_t>(place.getFirst()),
                        static_cast<int64_t>(place.getLast())});
   }
@@ -136,10 +141,11 @@ LogicalResult ArenaOp::verify() {
   };
 
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
-    if (buffer.offset % alignment)
+    if (buffer.offset % buffer.alignment)
       return buffer.op.emitOpError("offset ")
-             << buffer.offset << " is not a multiple of the arena alignment "
-             << alignment;
+             << buffer.offset << " is not a multiple of "
+             << buffer.alignment << ", the alignment of "
+             << buffer.op.getType().getElementType() << " in the arena";
     if (buffer.offset + buffer.size > arenaSize) {
       InFlightDiagnostic diag = buffer.op.emitOpError();
       describe(diag, buffer);

@@ -46,8 +46,9 @@ func.func @overflow_odd_width() {
 
 func.func @misaligned() {
   %arena = memplan.arena align 16 : memref<2048xi8>
-  // expected-error @below {{offset 1000 is not a multiple of the arena alignment 16}}
-  %a = memplan.place %arena[1000] live [0, 0] : memref<2048xi8> to memref<16xf32>
+  // An f32 buffer needs 4-byte aligned offsets (its element's alignment).
+  // expected-error @below {{offset 1002 is not a multiple of 4, the alignment of 'f32' in the arena}}
+  %a = memplan.place %arena[1002] live [0, 0] : memref<2048xi8> to memref<16xf32>
   return
 }
 
@@ -171,5 +172,14 @@ func.func @stale_ranges(%out: memref<16xf32>) {
   // expected-note @below {{last use of the buffer at offset 0}}
   // expected-note @below {{first use of the buffer at offset 0}}
   linalg.copy ins(%av : memref<4x4xf32>) outs(%b : memref<4x4xf32>)
+  return
+}
+
+// -----
+
+func.func @misaligned_i16() {
+  %arena = memplan.arena align 16 : memref<64xi8>
+  // expected-error @below {{offset 3 is not a multiple of 2, the alignment of 'i16' in the arena}}
+  %a = memplan.place %arena[3] live [0, 0] : memref<64xi8> to memref<4xi16>
   return
 }

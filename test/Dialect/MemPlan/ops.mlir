@@ -57,3 +57,18 @@ func.func @reuse(%in: memref<16xf32>, %out: memref<4x4xf32>) {
   linalg.copy ins(%b : memref<4x4xf32>) outs(%out : memref<4x4xf32>)
   return
 }
+
+// Offsets need the alignment of the element type only (the planner puts
+// inputs and outputs in the arena there): an i8 buffer at byte 3, an i16
+// one at byte 6 and an f32 one at byte 8, in a 16-byte aligned arena.
+// CHECK-LABEL: func.func @element_alignment
+// CHECK: memplan.place %{{.*}}[3] live [0, 1] : memref<16xi8> to memref<3xi8>
+// CHECK: memplan.place %{{.*}}[6] live [0, 1] : memref<16xi8> to memref<1xi16>
+// CHECK: memplan.place %{{.*}}[8] live [0, 1] : memref<16xi8> to memref<2xf32>
+func.func @element_alignment() {
+  %arena = memplan.arena align 16 : memref<16xi8>
+  %a = memplan.place %arena[3] live [0, 1] : memref<16xi8> to memref<3xi8>
+  %b = memplan.place %arena[6] live [0, 1] : memref<16xi8> to memref<1xi16>
+  %c = memplan.place %arena[8] live [0, 1] : memref<16xi8> to memref<2xf32>
+  return
+}

@@ -26,7 +26,10 @@ def MemPlan_ArenaOp : MemPlan_Op<"arena"> {
     the same block.
 
     The verifier proves the plan of all its `memplan.place` users safe:
-    - every offset is a multiple of the alignment;
+    - every offset is a multiple of the alignment its element type needs
+      (its storage alignment, e.g. 1 for i8, 4 for f32; at most the arena's
+      alignment): the planner puts inputs and outputs in the arena at that
+      alignment, and every other buffer at the arena's;
     - every buffer lies inside the N bytes;
     - two buffers whose live ranges share a step do not share a byte.
 
