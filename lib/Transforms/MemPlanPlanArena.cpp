@@ -120,8 +120,8 @@ void MemPlanPlanArenaPass::runOnOperation() {
         ioBuffers.contains(index), alignment);
     if (strictAlignment && buffer.requestedAlignment > bufferAlignment) {
       buffer.alloc->emitError("allocation asks for alignment ")
-          << buffer.requestedAlignment << ", more than the arena alignment "
-          << bufferAlignment;
+          << buffer.requestedAlignment << ", more than its alignment "
+          << bufferAlignment << " in the arena";
       return signalPassFailure();
     }
     problem.push_back(

@@ -25,7 +25,7 @@ func.func @too_big(%in: memref<100xi8>, %out: memref<50xi8>) {
 // -----
 
 func.func @over_aligned() {
-  // expected-error @below {{allocation asks for alignment 64, more than the arena alignment 16}}
+  // expected-error @below {{allocation asks for alignment 64, more than its alignment 16 in the arena}}
   %a = memref.alloc() {alignment = 64 : i64} : memref<16xf32>
   return
 }

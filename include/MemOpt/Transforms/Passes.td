@@ -383,7 +383,7 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     frees other than `memref.dealloc`. The `alignment` attribute of an
     allocation is a request the arena alignment overrides (one-shot-bufferize
     puts `alignment = 64` on every buffer); with `strict-alignment=true` a
-    request larger than the arena alignment is an error.
+    request larger than the buffer's alignment in the arena is an error.
 
     Example (1 KiB buffers; steps 0-5 are the top-level ops; `%a` and `%c`
     are never live together and share bytes):
@@ -427,9 +427,9 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
            "milliseconds; a warning says when it ended the search (0: none; "
            "default: 10000)">,
     Option<"strictAlignment", "strict-alignment", "bool", /*default=*/"false",
-           "Fail on allocations whose 'alignment' attribute exceeds the "
-           "arena alignment (by default it is ignored: one-shot-bufferize "
-           "puts 64 on every buffer; default: false)">,
+           "Fail on allocations whose 'alignment' attribute exceeds their "
+           "alignment in the arena (by default it is ignored: "
+           "one-shot-bufferize puts 64 on every buffer; default: false)">,
   ];
   let dependentDialects = ["memplan::MemPlanDialect"];
 }

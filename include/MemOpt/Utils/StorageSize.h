@@ -4,9 +4,11 @@
 //
 //===----------------------------------------------------------------------===//
 //
-// The bytes a statically shaped tensor or memref occupies on the target. The
-// dataflow graph, the arena planner and the `memplan` verifier all use this
-// one rule, so a tensor and the memref it becomes always have the same size.
+// The bytes a statically shaped tensor or memref occupies on the target, and
+// the alignment its elements need. The dataflow graph, the arena planner and
+// the `memplan` verifier all use this one rule, so a tensor and the memref it
+// becomes always have the same size and alignment (the arena's share of it:
+// getArenaAlignment in MemOpt/CostModel/CostModel.h).
 //
 //===----------------------------------------------------------------------===//
 
