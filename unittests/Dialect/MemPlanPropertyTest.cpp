@@ -34,6 +34,7 @@
 #include "rapidcheck.h"
 #include "rapidcheck/gtest.h"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -41,17 +42,21 @@ using namespace mlir;
 
 namespace {
 
-/// One buffer of a random plan.
+/// One buffer of a random plan: `size` bytes of elements of `elementBytes`
+/// bytes each (i8, i16, f32 or f64).
 struct RandomPlace {
-  int64_t offset, size, first, last;
+  int64_t offset, size, first, last, elementBytes;
 };
 
-/// Returns true if the plan is safe, by filling a byte x step grid.
+/// Returns true if the plan is safe, by filling a byte x step grid. An
+/// offset must be a multiple of the element's size (the element's alignment
+/// for these types), or of the arena alignment if that is smaller.
 bool isSafeByBruteForce(const std::vector<RandomPlace> &places,
                         int64_t arenaSize, int64_t alignment) {
   int64_t steps = 0;
   for (const RandomPlace &p : places) {
-    if (p.offset % alignment || p.offset + p.size > arenaSize)
+    if (p.offset % std::min(p.elementBytes, alignment) ||
+        p.offset + p.size > arenaSize)
       return false;
     steps = std::max(steps, p.last + 1);
   }
@@ -86,7 +91,9 @@ RC_GTEST_PROP(MemPlanVerifierProperty, AcceptsExactlySafePlans, ()) {
     // Mostly aligned offsets, sometimes not.
     p.offset = *rc::gen::inRange<int64_t>(0, 9) *
                (*rc::gen::inRange(0, 5) ? alignment : 1);
-    p.size = *rc::gen::inRange<int64_t>(0, 25);
+    p.elementBytes = *rc::gen::element<int64_t>(1, 2, 4, 8);
+    p.size = *rc::gen::inRange<int64_t>(0, 25 / p.elementBytes + 1) *
+             p.elementBytes;
     p.first = *rc::gen::inRange<int64_t>(0, 6);
     p.last = p.first + *rc::gen::inRange<int64_t>(0, 4);
     places.push_back(p);
@@ -100,7 +107,12 @@ RC_GTEST_PROP(MemPlanVerifierProperty, AcceptsExactlySafePlans, ()) {
           "%arena[" + std::to_string(p.offset) + "] live [" +
           std::to_string(p.first) + ", " + std::to_string(p.last) +
           "] : memref<" + std::to_string(arenaSize) + "xi8> to memref<" +
-          std::to_string(p.size) + "xi8>\n";
+          std::to_string(p.size / p.elementBytes) + "x" +
+          (p.elementBytes == 1   ? "i8"
+           : p.elementBytes == 2 ? "i16"
+           : p.elementBytes == 4 ? "f32"
+                                 : "f64") +
+          ">\n";
   ir += "  return\n}\n";
 
   TestContext test;
