@@ -558,18 +558,18 @@ void DataflowGraphBuilder::alignArenaIO() {
     auto type = cast<ShapedType>(buffer.value.getType());
     int64_t elementAlignment =
         getElementStorageAlignment(type.getElementType(), layout).value_or(1);
-    buffer.bytes = getArenaBytes(
-        *getStorageBytes(type, layout),
-        getArenaAlignment(elementAlignment, /*holdsGraphIO=*/true,
-                          graph.costModel.alignment));
+    buffer.bytes =
+        getArenaBytes(*getStorageBytes(type, layout),
+                      getArenaAlignment(elementAlignment, /*holdsGraphIO=*/true,
+                                        graph.costModel.alignment));
   };
   for (BufferId id = 0, e = graph.buffers.size(); id < e; ++id) {
     if (!graph.buffers[id].isGraphInput() && !graph.buffers[id].isGraphOutput)
       continue;
     alignAsIO(graph.buffers[id]);
     for (BufferId current = id; !graph.buffers[current].isGraphInput();) {
-      Value overwritten = getOverwrittenValue(
-          graph.nodes[*graph.buffers[current].producer].op);
+      Value overwritten =
+          getOverwrittenValue(graph.nodes[*graph.buffers[current].producer].op);
       std::optional<BufferId> input =
           overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
       if (!input || graph.buffers[*input].isGraphInput() ||

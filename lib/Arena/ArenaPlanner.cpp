@@ -86,9 +86,9 @@ static ArenaPlan placeInOrder(llvm::ArrayRef<ArenaBuffer> buffers,
     llvm::SmallVector<std::pair<int64_t, int64_t>> taken;
     for (unsigned other : placed)
       if (livesOverlap(buffer, buffers[other]))
-        taken.push_back({plan.offsets[other],
-                         plan.offsets[other] +
-                             getFootprint(buffers[other], alignment)});
+        taken.push_back(
+            {plan.offsets[other],
+             plan.offsets[other] + getFootprint(buffers[other], alignment)});
     llvm::sort(taken);
     int64_t offset = 0;
     for (auto [begin, end] : taken) {
@@ -420,13 +420,14 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
   if (options.algorithm == PlacementAlgorithm::NoReuse) {
     for (const ArenaBuffer &buffer : buffers) {
       // An empty buffer takes no bytes, and no padding either.
-      auto align = static_cast<uint64_t>(getAlignment(buffer, options.alignment));
+      auto align =
+          static_cast<uint64_t>(getAlignment(buffer, options.alignment));
       auto offset = static_cast<int64_t>(
           buffer.size ? llvm::alignTo(plan.arenaSize, align)
                       : llvm::alignDown(plan.arenaSize, align));
       plan.offsets.push_back(offset);
-      plan.arenaSize =
-          std::max(plan.arenaSize, offset + getFootprint(buffer, options.alignment));
+      plan.arenaSize = std::max(
+          plan.arenaSize, offset + getFootprint(buffer, options.alignment));
     }
   } else {
     llvm::SmallVector<unsigned> order = llvm::to_vector(

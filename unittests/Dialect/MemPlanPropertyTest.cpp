@@ -92,8 +92,8 @@ RC_GTEST_PROP(MemPlanVerifierProperty, AcceptsExactlySafePlans, ()) {
     p.offset = *rc::gen::inRange<int64_t>(0, 9) *
                (*rc::gen::inRange(0, 5) ? alignment : 1);
     p.elementBytes = *rc::gen::element<int64_t>(1, 2, 4, 8);
-    p.size = *rc::gen::inRange<int64_t>(0, 25 / p.elementBytes + 1) *
-             p.elementBytes;
+    p.size =
+        *rc::gen::inRange<int64_t>(0, 25 / p.elementBytes + 1) * p.elementBytes;
     p.first = *rc::gen::inRange<int64_t>(0, 6);
     p.last = p.first + *rc::gen::inRange<int64_t>(0, 4);
     places.push_back(p);

@@ -143,9 +143,9 @@ LogicalResult ArenaOp::verify() {
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
     if (buffer.offset % buffer.alignment)
       return buffer.op.emitOpError("offset ")
-             << buffer.offset << " is not a multiple of "
-             << buffer.alignment << ", the alignment of "
-             << buffer.op.getType().getElementType() << " in the arena";
+             << buffer.offset << " is not a multiple of " << buffer.alignment
+             << ", the alignment of " << buffer.op.getType().getElementType()
+             << " in the arena";
     if (buffer.offset + buffer.size > arenaSize) {
       InFlightDiagnostic diag = buffer.op.emitOpError();
       describe(diag, buffer);
