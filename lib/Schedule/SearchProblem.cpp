@@ -80,6 +80,23 @@ void SearchProblem::prepareSearch() {
     for (unsigned reader : list)
       setBit(&userMask[buffer * numWords], reader);
   computeRelations();
+  // The charged bound of each node's step, with nothing run yet: it holds
+  // in every order, so it tightens the static bound of every state.
+  if (!stepBound.empty()) {
+    SmallVector<Word> empty(numWords, 0);
+    SmallVector<int64_t> charge(numNodes);
+    for (unsigned node = 0; node < numNodes; ++node)
+      stepBound[node] = std::max(
+          stepBound[node],
+          liveAtStep(node, madeOutside.data()) +
+              chargedExtra(empty.data(), node, madeOutside.data(), charge));
+    for (unsigned node = 0; node < numNodes; ++node)
+      globalBound = std::max(globalBound, stepBound[node]);
+    llvm::sort(nodesByBound, [&](unsigned a, unsigned b) {
+      return std::make_pair(-stepBound[a], a) <
+             std::make_pair(-stepBound[b], b);
+    });
+  }
 }
 
 void SearchProblem::computeChains() {
@@ -192,6 +209,17 @@ void SearchProblem::computeRelations() {
     for (unsigned output : outputs[node])
       setBit(needed, output);
   }
+  // liveAtStep with every buffer made bounds it from above.
+  SmallVector<Word> all(numBufferWords, ~Word(0));
+  liveCap.assign(numNodes, 0);
+  nodesByCap.clear();
+  for (unsigned node = 0; node < numNodes; ++node) {
+    liveCap[node] = liveAtStep(node, all.data());
+    nodesByCap.push_back(node);
+  }
+  llvm::sort(nodesByCap, [&](unsigned a, unsigned b) {
+    return std::make_pair(-liveCap[a], a) < std::make_pair(-liveCap[b], b);
+  });
 
 }
 
@@ -384,16 +412,78 @@ int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {
   return bytes;
 }
 
-int64_t SearchProblem::dynamicBound(const Word *set) const {
+int64_t SearchProblem::chargedExtra(const Word *set, unsigned node,
+                                    const Word *made,
+                                    SmallVectorImpl<int64_t> &charge) const {
+  const Word *anc = &ancestors[size_t(node) * numWords];
+  const Word *desc = &descendants[size_t(node) * numWords];
+  const Word *needed = &neededAt[size_t(node) * numBufferWords];
+  const Word *before = &madeBefore[size_t(node) * numBufferWords];
+  // The share of a buffer's readers' charges: readers that may still run
+  // before node (not in the set, not its ancestors) are unordered with it.
+  auto chargeOfOutput = [&](unsigned output) -> int64_t {
+    int64_t bytes = buffers[output].bytes;
+    if (testBit(needed, output))
+      return bytes;
+    int64_t sum = 0;
+    for (unsigned reader : readers[output]) {
+      sum += charge[reader] / int64_t(localNodes[reader].inputs.size());
+      if (sum >= bytes)
+        return bytes;
+    }
+    return sum;
+  };
+  // The charge of an unordered node x (not in the set, neither an ancestor
+  // nor a descendant of node): a lower bound on what x adds at node's step
+  // if x runs before it. Its outputs that node or a descendant reads are
+  // live there; any other output is either live there or all its readers
+  // ran before node, which adds their charges (shared among their inputs).
+  // Readers have larger ids: one pass down. Other nodes charge nothing.
+  for (unsigned w = numWords; w-- > 0;) {
+    Word others = ~set[w] & ~anc[w] & ~desc[w];
+    if (w == node / 64)
+      others &= ~(Word(1) << (node % 64));
+    if (w == numWords - 1 && numNodes % 64)
+      others &= (Word(1) << (numNodes % 64)) - 1;
+    // Clear the words' charges first, then fill the others from the top.
+    for (unsigned bit = 0; bit < 64 && w * 64 + bit < numNodes; ++bit)
+      charge[w * 64 + bit] = 0;
+    for (Word bits = others; bits;) {
+      unsigned bit = 63 - llvm::countl_zero(bits);
+      bits &= ~(Word(1) << bit);
+      unsigned x = w * 64 + bit;
+      int64_t sum = 0;
+      for (unsigned output : outputs[x])
+        sum += chargeOfOutput(output);
+      charge[x] = sum;
+    }
+  }
+  // Buffers made before node's step that nothing forces to live there.
+  int64_t extra = 0;
+  for (unsigned w = 0; w < numBufferWords; ++w)
+    for (Word bits = (made[w] | before[w]) & ~needed[w]; bits;
+         bits &= bits - 1)
+      extra += chargeOfOutput(w * 64 + llvm::countr_zero(bits));
+  return extra;
+}
+
+int64_t SearchProblem::dynamicBound(const Word *set, int64_t floor,
+                                    int64_t ceiling) const {
   SmallVector<Word, 4> made(madeOutside.begin(), madeOutside.end());
-  for (unsigned node = 0; node < numNodes; ++node)
-    if (testBit(set, node))
-      for (unsigned w = 0; w < numBufferWords; ++w)
-        made[w] |= outputsOf[size_t(node) * numBufferWords + w];
-  int64_t bound = 0;
-  for (unsigned node = 0; node < numNodes; ++node)
+  for (unsigned w = 0; w < numWords; ++w)
+    for (Word bits = set[w]; bits; bits &= bits - 1) {
+      unsigned node = w * 64 + llvm::countr_zero(bits);
+      for (unsigned b = 0; b < numBufferWords; ++b)
+        made[b] |= outputsOf[size_t(node) * numBufferWords + b];
+    }
+  int64_t bound = floor;
+  for (unsigned node : nodesByCap) {
+    // No node from here on can raise the bound, or it is high enough.
+    if (liveCap[node] <= bound || bound >= ceiling)
+      break;
     if (!testBit(set, node))
       bound = std::max(bound, liveAtStep(node, made.data()));
+  }
   return bound;
 }
 
