@@ -228,8 +228,13 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
         unsigned node = w * 64 + llvm::countr_zero(bits);
         if (!problem.mayFree[node])
           continue;
-        // The chain's first step is one of its steps; a node without a
-        // chain is decided by it alone, without running it on a copy.
+        // The chain's first step is one of its steps, and it holds at least
+        // the bytes before it plus the node's step bytes less its saving;
+        // a node without a chain is decided by it alone, without running it
+        // on a copy.
+        const SearchProblem::LocalNode &info = problem.localNodes[node];
+        if (mem + info.stepBytes - info.inPlaceSaving > allowance)
+          continue;
         int64_t firstStep, firstAfter;
         problem.transition(set, size == 0, mem, node, firstStep, firstAfter);
         if (firstStep > allowance)

@@ -209,6 +209,25 @@ void SearchProblem::computeRelations() {
     for (unsigned output : outputs[node])
       setBit(needed, output);
   }
+  // liveAtStep in two parts: the bytes of the buffers needed at the step
+  // that surely exist by then, and those that exist only if the set made
+  // them (outputs of nodes unordered with the node), a mask that is
+  // mostly empty.
+  liveBase.assign(numNodes, 0);
+  madeMask.assign(size_t(numNodes) * numBufferWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node) {
+    int64_t bytes = pinnedBytes + localNodes[node].stepBytes -
+                    localNodes[node].inPlaceSaving;
+    for (unsigned w = 0; w < numBufferWords; ++w) {
+      size_t at = size_t(node) * numBufferWords + w;
+      // Its own outputs are in its step bytes already.
+      Word needed = neededAt[at] & ~outputsOf[at];
+      for (Word live = needed & madeBefore[at]; live; live &= live - 1)
+        bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
+      madeMask[at] = needed & ~madeBefore[at];
+    }
+    liveBase[node] = bytes;
+  }
   // liveAtStep with every buffer made bounds it from above.
   SmallVector<Word> all(numBufferWords, ~Word(0));
   liveCap.assign(numNodes, 0);
@@ -298,6 +317,9 @@ void SearchProblem::computeStaticBounds(bool full) {
 /// Most inputs a target may choose to kill in getMoves; beyond, the moves
 /// would be too many.
 static constexpr unsigned kMaxKillChoices = 6;
+/// Most words of a node set for which getMoves unites rows of ancestors
+/// rather than walking up the predecessors.
+static constexpr unsigned kMaxWordsForRows = 8;
 
 bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
                              const Word *ready, SmallVectorImpl<Word> &piles,
@@ -310,7 +332,7 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
   SmallVector<Word, 4> base(numWords), pile(numWords);
   SmallVector<SmallVector<Word, 4>, 4> choices;
   SmallVector<unsigned> walk;
-  SmallVector<Word, 4> extra(numWords);
+  SmallVector<Word, 4> extra(numWords), others;
   for (unsigned node = 0; node < numNodes; ++node) {
     if ((node & 63) == 63 && std::chrono::steady_clock::now() >= deadline)
       return false;
@@ -351,20 +373,34 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       }
       if (!possible || !needsMore)
         continue;
-      // Their unscheduled ancestors: a walk up the predecessors that stops
-      // at nodes already in `extra` or in the set, so it costs the nodes it
-      // adds, not a row of words per reader.
-      walk.clear();
-      for (unsigned w = 0; w < numWords; ++w)
-        for (Word bits = extra[w]; bits; bits &= bits - 1)
-          walk.push_back(w * 64 + llvm::countr_zero(bits));
-      while (!walk.empty()) {
-        unsigned next = walk.pop_back_val();
-        for (unsigned pred : preds[next])
-          if (!testBit(set, pred) && !testBit(extra.data(), pred)) {
-            setBit(extra.data(), pred);
-            walk.push_back(pred);
+      // Their unscheduled ancestors (the set is closed under predecessors).
+      if (numWords <= kMaxWordsForRows) {
+        // On a few words, uniting a row of ancestors per reader is cheapest.
+        others.assign(extra.begin(), extra.end());
+        for (unsigned w = 0; w < numWords; ++w)
+          for (Word bits = others[w]; bits; bits &= bits - 1) {
+            const Word *readerAnc =
+                &ancestors[size_t(w * 64 + llvm::countr_zero(bits)) *
+                           numWords];
+            for (unsigned v = 0; v < numWords; ++v)
+              extra[v] |= readerAnc[v] & ~set[v];
           }
+      } else {
+        // A walk up the predecessors that stops at nodes already in `extra`
+        // or in the set, so it costs the nodes it adds, not a row of words
+        // per reader.
+        walk.clear();
+        for (unsigned w = 0; w < numWords; ++w)
+          for (Word bits = extra[w]; bits; bits &= bits - 1)
+            walk.push_back(w * 64 + llvm::countr_zero(bits));
+        while (!walk.empty()) {
+          unsigned next = walk.pop_back_val();
+          for (unsigned pred : preds[next])
+            if (!testBit(set, pred) && !testBit(extra.data(), pred)) {
+              setBit(extra.data(), pred);
+              walk.push_back(pred);
+            }
+        }
       }
       if (llvm::any_of(llvm::zip_equal(extra, canIdle), [](auto pair) {
             return (std::get<0>(pair) & ~std::get<1>(pair)) != 0;
@@ -399,16 +435,11 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
 }
 
 int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {
-  int64_t bytes =
-      pinnedBytes + localNodes[node].stepBytes - localNodes[node].inPlaceSaving;
-  for (unsigned w = 0; w < numBufferWords; ++w) {
-    // Its own outputs are in its step bytes already.
-    Word live = neededAt[size_t(node) * numBufferWords + w] &
-                (made[w] | madeBefore[size_t(node) * numBufferWords + w]) &
-                ~outputsOf[size_t(node) * numBufferWords + w];
-    for (; live; live &= live - 1)
+  int64_t bytes = liveBase[node];
+  for (unsigned w = 0; w < numBufferWords; ++w)
+    for (Word live = made[w] & madeMask[size_t(node) * numBufferWords + w];
+         live; live &= live - 1)
       bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
-  }
   return bytes;
 }
 

@@ -310,6 +310,12 @@ private:
   std::vector<Word> neededAt, madeBefore;
   /// Per node, over buffers: its outputs.
   std::vector<Word> outputsOf;
+  /// Per node, the bytes live at its step in every order (its step bytes
+  /// and the needed buffers made before it for sure), and, over buffers,
+  /// the needed buffers that only the set can have made: liveAtStep is
+  /// liveBase plus the bytes of made & madeMask.
+  llvm::SmallVector<int64_t> liveBase;
+  std::vector<Word> madeMask;
   /// Per node, the most liveAtStep can give whatever is made: its step
   /// bytes and every buffer needed at its step. Nodes by decreasing cap.
   llvm::SmallVector<int64_t> liveCap;
