@@ -960,3 +960,43 @@ TEST(SchedulerTest, ChargedBoundSeesUnorderedNodes) {
   EXPECT_EQ(exact.lowerBound, 30);
   EXPECT_TRUE(exact.optimal);
 }
+
+// Every node's static bound, charged bound included (docs/Scheduling.md,
+// item 11), is at most the node's step in every order: the brute force
+// replays every topological order in the interval form of the model.
+RC_GTEST_PROP(StepModelProperty, StepBoundsAreAdmissible, ()) {
+  bool inPlace = *rc::gen::arbitrary<bool>();
+  Problem problem = inPlace ? *genInPlaceProblem(/*maxNodes=*/8)
+                            : *genProblem(/*maxNodes=*/8);
+  unsigned n = problem.getNumNodes();
+  RC_PRE(n > 0u);
+  SegmentLayout whole(problem);
+  SearchProblem search(problem, whole, 0);
+  search.prepareSearch();
+  // The smallest step of each node over all orders.
+  std::vector<int64_t> least(n, std::numeric_limits<int64_t>::max());
+  std::vector<NodeId> order;
+  std::vector<bool> done(n, false);
+  std::function<void()> recurse = [&] {
+    if (order.size() == n) {
+      std::vector<int64_t> steps = bruteForceSteps(problem, order);
+      for (unsigned step = 0; step < n; ++step)
+        least[order[step]] = std::min(least[order[step]], steps[step]);
+      return;
+    }
+    for (NodeId node = 0; node < n; ++node) {
+      if (done[node] || !llvm::all_of(problem.getNode(node).preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        continue;
+      done[node] = true;
+      order.push_back(node);
+      recurse();
+      order.pop_back();
+      done[node] = false;
+    }
+  };
+  recurse();
+  for (NodeId node = 0; node < n; ++node)
+    RC_ASSERT(search.stepBound[node] <= least[node]);
+  RC_ASSERT(search.globalBound <= bruteForceOptimum(problem));
+}
