@@ -498,6 +498,10 @@ int64_t SearchProblem::chargedExtra(const Word *set, unsigned node,
   return extra;
 }
 
+/// Nodes whose charged bound dynamicBound computes: more cut few states for
+/// the time they take.
+static constexpr unsigned kChargedNodes = 2;
+
 int64_t SearchProblem::dynamicBound(const Word *set, int64_t floor,
                                     int64_t ceiling) const {
   SmallVector<Word, 4> made(madeOutside.begin(), madeOutside.end());
@@ -514,6 +518,19 @@ int64_t SearchProblem::dynamicBound(const Word *set, int64_t floor,
       break;
     if (!testBit(set, node))
       bound = std::max(bound, liveAtStep(node, made.data()));
+  }
+  // The charged bound after the set, for the few nodes still to run with
+  // the largest static bounds: O(nodes + edges) each.
+  SmallVector<int64_t, 256> charge(numNodes);
+  unsigned charged = 0;
+  for (unsigned node : nodesByBound) {
+    if (charged == kChargedNodes || bound >= ceiling)
+      break;
+    if (testBit(set, node))
+      continue;
+    ++charged;
+    bound = std::max(bound, liveAtStep(node, made.data()) +
+                                chargedExtra(set, node, made.data(), charge));
   }
   return bound;
 }

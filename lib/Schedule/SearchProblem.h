@@ -139,11 +139,12 @@ public:
   /// Returns a lower bound on the peak of every completion of \p set: for
   /// each node v still to run, the buffers already made (by \p set, or
   /// before the problem) or made by v's ancestors that v or its descendants
-  /// read, or that are kept, are all live at v's step. Returns the larger of
-  /// that bound and \p floor; stops once the result reaches \p ceiling (the
-  /// result is then a lower bound of at least \p ceiling). Nodes are tried by
-  /// decreasing liveCap, and the first whose cap cannot raise the result
-  /// ends the loop.
+  /// read, or that are kept, are all live at v's step; for the two nodes
+  /// still to run with the largest static bounds, also their charged extra
+  /// after \p set (chargedExtra). Returns the larger of that bound and
+  /// \p floor; stops once the result reaches \p ceiling (the result is then
+  /// a lower bound of at least \p ceiling). Nodes are tried by decreasing
+  /// liveCap, and the first whose cap cannot raise the result ends the loop.
   int64_t dynamicBound(const Word *set, int64_t floor = 0,
                        int64_t ceiling =
                            std::numeric_limits<int64_t>::max()) const;
