@@ -228,6 +228,30 @@ void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
         unsigned node = w * 64 + llvm::countr_zero(bits);
         if (!problem.mayFree[node])
           continue;
+        // The chain's first step is one of its steps, and it holds at least
+        // the bytes before it plus the node's step bytes less its saving;
+        // a node without a chain is decided by it alone, without running it
+        // on a copy.
+        const SearchProblem::LocalNode &info = problem.localNodes[node];
+        if (mem + info.stepBytes - info.inPlaceSaving > allowance)
+          continue;
+        int64_t firstStep, firstAfter;
+        problem.transition(set, size == 0, mem, node, firstStep, firstAfter);
+        if (firstStep > allowance)
+          continue;
+        if (problem.forcedNext[node] < 0) {
+          if (firstAfter > mem)
+            continue;
+          setBit(set, node);
+          ++size;
+          peak = std::max(peak, firstStep);
+          mem = firstAfter;
+          path.push_back(node);
+          updateReady(problem, set, ArrayRef<unsigned>(path).take_back(),
+                      candidates);
+          changed = true;
+          continue;
+        }
         std::copy(set, set + numWords, scratch.begin());
         uint32_t scratchSize = size;
         int64_t after = mem;
@@ -423,11 +447,17 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
   SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
   SmallVector<Word> piles;
   SmallVector<unsigned> moveTargets;
+  // A proven lower bound on the peak of every order worth finding: the
+  // static bound, the target, and the largest f taken from the queue so far
+  // (each was the smallest f of the queue, so no order below it is left).
+  // Peaks at or below it are as good as each other.
+  int64_t level = std::max(problem.globalBound, target);
   while (!queue.empty() && incumbentPeak > target) {
     Entry entry = queue.top();
     if (entry.f >= incumbentPeak)
       break; // Nothing left can beat the incumbent.
     queue.pop();
+    level = std::max(level, entry.f);
     State state = states[entry.state];
     if (entry.peak != state.peak)
       continue; // Superseded by a better path to the same set.
@@ -472,8 +502,8 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
                            step, after);
         nextStep = std::min(nextStep, step);
       }
-      int64_t refined = std::max(
-          {entry.f, nextStep, problem.dynamicBound(bits(entry.state))});
+      int64_t refined = problem.dynamicBound(
+          bits(entry.state), std::max(entry.f, nextStep), incumbentPeak);
       if (refined > entry.f) {
         queue.push({refined, entry.peak, sequence++, entry.state, entry.negSize,
                     true});
@@ -525,7 +555,11 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
         continue;
       uint64_t hash = hashBits(child.data(), numWords);
       uint32_t existing = lookup(child.data(), hash);
-      if (existing != kEmpty && states[existing].peak <= peak)
+      // A set reached again with a smaller peak only helps if the stored
+      // peak is above the level: every completion of the set is at least
+      // the level, so peaks up to it make no difference.
+      if (existing != kEmpty &&
+          std::max(states[existing].peak, level) <= std::max(peak, level))
         continue;
       uint32_t pathBegin = pathNodes.size();
       pathNodes.insert(pathNodes.end(), path.begin(), path.end());

@@ -80,6 +80,23 @@ void SearchProblem::prepareSearch() {
     for (unsigned reader : list)
       setBit(&userMask[buffer * numWords], reader);
   computeRelations();
+  // The charged bound of each node's step, with nothing run yet: it holds
+  // in every order, so it tightens the static bound of every state.
+  if (!stepBound.empty()) {
+    SmallVector<Word> empty(numWords, 0);
+    SmallVector<int64_t> charge(numNodes);
+    for (unsigned node = 0; node < numNodes; ++node)
+      stepBound[node] = std::max(
+          stepBound[node],
+          liveAtStep(node, madeOutside.data()) +
+              chargedExtra(empty.data(), node, madeOutside.data(), charge));
+    for (unsigned node = 0; node < numNodes; ++node)
+      globalBound = std::max(globalBound, stepBound[node]);
+    llvm::sort(nodesByBound, [&](unsigned a, unsigned b) {
+      return std::make_pair(-stepBound[a], a) <
+             std::make_pair(-stepBound[b], b);
+    });
+  }
 }
 
 void SearchProblem::computeChains() {
@@ -192,6 +209,36 @@ void SearchProblem::computeRelations() {
     for (unsigned output : outputs[node])
       setBit(needed, output);
   }
+  // liveAtStep in two parts: the bytes of the buffers needed at the step
+  // that surely exist by then, and those that exist only if the set made
+  // them (outputs of nodes unordered with the node), a mask that is
+  // mostly empty.
+  liveBase.assign(numNodes, 0);
+  madeMask.assign(size_t(numNodes) * numBufferWords, 0);
+  for (unsigned node = 0; node < numNodes; ++node) {
+    int64_t bytes = pinnedBytes + localNodes[node].stepBytes -
+                    localNodes[node].inPlaceSaving;
+    for (unsigned w = 0; w < numBufferWords; ++w) {
+      size_t at = size_t(node) * numBufferWords + w;
+      // Its own outputs are in its step bytes already.
+      Word needed = neededAt[at] & ~outputsOf[at];
+      for (Word live = needed & madeBefore[at]; live; live &= live - 1)
+        bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
+      madeMask[at] = needed & ~madeBefore[at];
+    }
+    liveBase[node] = bytes;
+  }
+  // liveAtStep with every buffer made bounds it from above.
+  SmallVector<Word> all(numBufferWords, ~Word(0));
+  liveCap.assign(numNodes, 0);
+  nodesByCap.clear();
+  for (unsigned node = 0; node < numNodes; ++node) {
+    liveCap[node] = liveAtStep(node, all.data());
+    nodesByCap.push_back(node);
+  }
+  llvm::sort(nodesByCap, [&](unsigned a, unsigned b) {
+    return std::make_pair(-liveCap[a], a) < std::make_pair(-liveCap[b], b);
+  });
 
 }
 
@@ -270,6 +317,9 @@ void SearchProblem::computeStaticBounds(bool full) {
 /// Most inputs a target may choose to kill in getMoves; beyond, the moves
 /// would be too many.
 static constexpr unsigned kMaxKillChoices = 6;
+/// Most words of a node set for which getMoves unites rows of ancestors
+/// rather than walking up the predecessors.
+static constexpr unsigned kMaxWordsForRows = 8;
 
 bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
                              const Word *ready, SmallVectorImpl<Word> &piles,
@@ -282,7 +332,7 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
   SmallVector<Word, 4> base(numWords), pile(numWords);
   SmallVector<SmallVector<Word, 4>, 4> choices;
   SmallVector<unsigned> walk;
-  SmallVector<Word, 4> extra(numWords);
+  SmallVector<Word, 4> extra(numWords), others;
   for (unsigned node = 0; node < numNodes; ++node) {
     if ((node & 63) == 63 && std::chrono::steady_clock::now() >= deadline)
       return false;
@@ -323,20 +373,34 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       }
       if (!possible || !needsMore)
         continue;
-      // Their unscheduled ancestors: a walk up the predecessors that stops
-      // at nodes already in `extra` or in the set, so it costs the nodes it
-      // adds, not a row of words per reader.
-      walk.clear();
-      for (unsigned w = 0; w < numWords; ++w)
-        for (Word bits = extra[w]; bits; bits &= bits - 1)
-          walk.push_back(w * 64 + llvm::countr_zero(bits));
-      while (!walk.empty()) {
-        unsigned next = walk.pop_back_val();
-        for (unsigned pred : preds[next])
-          if (!testBit(set, pred) && !testBit(extra.data(), pred)) {
-            setBit(extra.data(), pred);
-            walk.push_back(pred);
+      // Their unscheduled ancestors (the set is closed under predecessors).
+      if (numWords <= kMaxWordsForRows) {
+        // On a few words, uniting a row of ancestors per reader is cheapest.
+        others.assign(extra.begin(), extra.end());
+        for (unsigned w = 0; w < numWords; ++w)
+          for (Word bits = others[w]; bits; bits &= bits - 1) {
+            const Word *readerAnc =
+                &ancestors[size_t(w * 64 + llvm::countr_zero(bits)) *
+                           numWords];
+            for (unsigned v = 0; v < numWords; ++v)
+              extra[v] |= readerAnc[v] & ~set[v];
           }
+      } else {
+        // A walk up the predecessors that stops at nodes already in `extra`
+        // or in the set, so it costs the nodes it adds, not a row of words
+        // per reader.
+        walk.clear();
+        for (unsigned w = 0; w < numWords; ++w)
+          for (Word bits = extra[w]; bits; bits &= bits - 1)
+            walk.push_back(w * 64 + llvm::countr_zero(bits));
+        while (!walk.empty()) {
+          unsigned next = walk.pop_back_val();
+          for (unsigned pred : preds[next])
+            if (!testBit(set, pred) && !testBit(extra.data(), pred)) {
+              setBit(extra.data(), pred);
+              walk.push_back(pred);
+            }
+        }
       }
       if (llvm::any_of(llvm::zip_equal(extra, canIdle), [](auto pair) {
             return (std::get<0>(pair) & ~std::get<1>(pair)) != 0;
@@ -371,29 +435,103 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
 }
 
 int64_t SearchProblem::liveAtStep(unsigned node, const Word *made) const {
-  int64_t bytes =
-      pinnedBytes + localNodes[node].stepBytes - localNodes[node].inPlaceSaving;
-  for (unsigned w = 0; w < numBufferWords; ++w) {
-    // Its own outputs are in its step bytes already.
-    Word live = neededAt[size_t(node) * numBufferWords + w] &
-                (made[w] | madeBefore[size_t(node) * numBufferWords + w]) &
-                ~outputsOf[size_t(node) * numBufferWords + w];
-    for (; live; live &= live - 1)
+  int64_t bytes = liveBase[node];
+  for (unsigned w = 0; w < numBufferWords; ++w)
+    for (Word live = made[w] & madeMask[size_t(node) * numBufferWords + w];
+         live; live &= live - 1)
       bytes += buffers[w * 64 + llvm::countr_zero(live)].bytes;
-  }
   return bytes;
 }
 
-int64_t SearchProblem::dynamicBound(const Word *set) const {
+int64_t SearchProblem::chargedExtra(const Word *set, unsigned node,
+                                    const Word *made,
+                                    SmallVectorImpl<int64_t> &charge) const {
+  const Word *anc = &ancestors[size_t(node) * numWords];
+  const Word *desc = &descendants[size_t(node) * numWords];
+  const Word *needed = &neededAt[size_t(node) * numBufferWords];
+  const Word *before = &madeBefore[size_t(node) * numBufferWords];
+  // The share of a buffer's readers' charges: readers that may still run
+  // before node (not in the set, not its ancestors) are unordered with it.
+  auto chargeOfOutput = [&](unsigned output) -> int64_t {
+    int64_t bytes = buffers[output].bytes;
+    if (testBit(needed, output))
+      return bytes;
+    int64_t sum = 0;
+    for (unsigned reader : readers[output]) {
+      sum += charge[reader] / int64_t(localNodes[reader].inputs.size());
+      if (sum >= bytes)
+        return bytes;
+    }
+    return sum;
+  };
+  // The charge of an unordered node x (not in the set, neither an ancestor
+  // nor a descendant of node): a lower bound on what x adds at node's step
+  // if x runs before it. Its outputs that node or a descendant reads are
+  // live there; any other output is either live there or all its readers
+  // ran before node, which adds their charges (shared among their inputs).
+  // Readers have larger ids: one pass down. Other nodes charge nothing.
+  for (unsigned w = numWords; w-- > 0;) {
+    Word others = ~set[w] & ~anc[w] & ~desc[w];
+    if (w == node / 64)
+      others &= ~(Word(1) << (node % 64));
+    if (w == numWords - 1 && numNodes % 64)
+      others &= (Word(1) << (numNodes % 64)) - 1;
+    // Clear the words' charges first, then fill the others from the top.
+    for (unsigned bit = 0; bit < 64 && w * 64 + bit < numNodes; ++bit)
+      charge[w * 64 + bit] = 0;
+    for (Word bits = others; bits;) {
+      unsigned bit = 63 - llvm::countl_zero(bits);
+      bits &= ~(Word(1) << bit);
+      unsigned x = w * 64 + bit;
+      int64_t sum = 0;
+      for (unsigned output : outputs[x])
+        sum += chargeOfOutput(output);
+      charge[x] = sum;
+    }
+  }
+  // Buffers made before node's step that nothing forces to live there.
+  int64_t extra = 0;
+  for (unsigned w = 0; w < numBufferWords; ++w)
+    for (Word bits = (made[w] | before[w]) & ~needed[w]; bits;
+         bits &= bits - 1)
+      extra += chargeOfOutput(w * 64 + llvm::countr_zero(bits));
+  return extra;
+}
+
+/// Nodes whose charged bound dynamicBound computes: more cut few states for
+/// the time they take.
+static constexpr unsigned kChargedNodes = 2;
+
+int64_t SearchProblem::dynamicBound(const Word *set, int64_t floor,
+                                    int64_t ceiling) const {
   SmallVector<Word, 4> made(madeOutside.begin(), madeOutside.end());
-  for (unsigned node = 0; node < numNodes; ++node)
-    if (testBit(set, node))
-      for (unsigned w = 0; w < numBufferWords; ++w)
-        made[w] |= outputsOf[size_t(node) * numBufferWords + w];
-  int64_t bound = 0;
-  for (unsigned node = 0; node < numNodes; ++node)
+  for (unsigned w = 0; w < numWords; ++w)
+    for (Word bits = set[w]; bits; bits &= bits - 1) {
+      unsigned node = w * 64 + llvm::countr_zero(bits);
+      for (unsigned b = 0; b < numBufferWords; ++b)
+        made[b] |= outputsOf[size_t(node) * numBufferWords + b];
+    }
+  int64_t bound = floor;
+  for (unsigned node : nodesByCap) {
+    // No node from here on can raise the bound, or it is high enough.
+    if (liveCap[node] <= bound || bound >= ceiling)
+      break;
     if (!testBit(set, node))
       bound = std::max(bound, liveAtStep(node, made.data()));
+  }
+  // The charged bound after the set, for the few nodes still to run with
+  // the largest static bounds: O(nodes + edges) each.
+  SmallVector<int64_t, 256> charge(numNodes);
+  unsigned charged = 0;
+  for (unsigned node : nodesByBound) {
+    if (charged == kChargedNodes || bound >= ceiling)
+      break;
+    if (testBit(set, node))
+      continue;
+    ++charged;
+    bound = std::max(bound, liveAtStep(node, made.data()) +
+                                chargedExtra(set, node, made.data(), charge));
+  }
   return bound;
 }
 

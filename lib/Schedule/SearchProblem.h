@@ -20,6 +20,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <limits>
 #include <vector>
 
 namespace mlir {
@@ -65,7 +66,10 @@ public:
 
   /// Builds what only the search uses: the reader bitsets, ancestors,
   /// descendants and the per-node buffer sets of dynamicBound (memory
-  /// quadratic in the segment). Does nothing the second time.
+  /// quadratic in the segment), and raises each stepBound (and globalBound)
+  /// to the charged bound of the node's step before any node runs
+  /// (chargedExtra; O(nodes * (nodes + edges))). Does nothing the second
+  /// time.
   void prepareSearch();
 
   /// Returns true if every predecessor of \p node is in \p set. Needs
@@ -135,8 +139,15 @@ public:
   /// Returns a lower bound on the peak of every completion of \p set: for
   /// each node v still to run, the buffers already made (by \p set, or
   /// before the problem) or made by v's ancestors that v or its descendants
-  /// read, or that are kept, are all live at v's step.
-  int64_t dynamicBound(const Word *set) const;
+  /// read, or that are kept, are all live at v's step; for the two nodes
+  /// still to run with the largest static bounds, also their charged extra
+  /// after \p set (chargedExtra). Returns the larger of that bound and
+  /// \p floor; stops once the result reaches \p ceiling (the result is then
+  /// a lower bound of at least \p ceiling). Nodes are tried by decreasing
+  /// liveCap, and the first whose cap cannot raise the result ends the loop.
+  int64_t dynamicBound(const Word *set, int64_t floor = 0,
+                       int64_t ceiling =
+                           std::numeric_limits<int64_t>::max()) const;
 
 
   /// Returns the local predecessors of \p node, ascending.
@@ -260,6 +271,22 @@ private:
   /// that are kept, made by \p made, by an ancestor or before the problem,
   /// plus its own step bytes.
   int64_t liveAtStep(unsigned node, const Word *made) const;
+  /// Returns a lower bound on the bytes live at \p node's step, after
+  /// \p set (whose made buffers, with those made before the problem, are
+  /// \p made), beyond those liveAtStep counts: the charged bound
+  /// (docs/Scheduling.md, item 11). A buffer made before the step that
+  /// neither \p node nor a descendant reads is either live there or all its
+  /// readers ran before; a node x unordered with \p node that runs before
+  /// it leaves its outputs live there, or all their readers ran before too.
+  /// The charge of x is what that costs at least: per output, its bytes if
+  /// \p node or a descendant reads it, else the least of its bytes and the
+  /// charges of its readers, each divided by the reader's number of inputs
+  /// (so a reader's charge is spent once). The extra is, over the buffers
+  /// made before the step that nothing forces, the least of the buffer's
+  /// bytes and its readers' shares. O(nodes + edges). \p charge is scratch
+  /// of numNodes entries.
+  int64_t chargedExtra(const Word *set, unsigned node, const Word *made,
+                       llvm::SmallVectorImpl<int64_t> &charge) const;
   /// Computes ancestors, descendants and the per-node buffer sets.
   void computeRelations();
   /// Computes stepBound, globalBound and nodesByBound; with \p full, the
@@ -284,6 +311,16 @@ private:
   std::vector<Word> neededAt, madeBefore;
   /// Per node, over buffers: its outputs.
   std::vector<Word> outputsOf;
+  /// Per node, the bytes live at its step in every order (its step bytes
+  /// and the needed buffers made before it for sure), and, over buffers,
+  /// the needed buffers that only the set can have made: liveAtStep is
+  /// liveBase plus the bytes of made & madeMask.
+  llvm::SmallVector<int64_t> liveBase;
+  std::vector<Word> madeMask;
+  /// Per node, the most liveAtStep can give whatever is made: its step
+  /// bytes and every buffer needed at its step. Nodes by decreasing cap.
+  llvm::SmallVector<int64_t> liveCap;
+  llvm::SmallVector<unsigned> nodesByCap;
   /// Buffers made before the problem.
   llvm::SmallVector<Word> madeOutside;
 };

@@ -17,6 +17,8 @@
 
 #include "MemOpt/Schedule/Scheduler.h"
 #include "MemOpt/Schedule/StepModel.h"
+// The internal bitset form of a segment, for the bounds' hand-checked cases.
+#include "../../lib/Schedule/SearchProblem.h"
 
 // rapidcheck/gtest.h needs gtest/gtest.h first.
 #include "gtest/gtest.h"
@@ -914,4 +916,133 @@ TEST(SegmentTest, ExpiredClockStillGivesAValidOrder) {
   EXPECT_LE(result.lowerBound, unlimited.peakBytes);
   if (!result.optimal)
     EXPECT_EQ(result.stoppedBy, StopReason::Clock);
+}
+
+// The charged bound (docs/Scheduling.md, item 11). P makes p (10 B, read by
+// V) and s (10 B, read by Q); Q makes q (10 B) and V makes w (10 B), both
+// read by Z, which makes z (1 B, returned). By hand, the two orders:
+//   P Q V Z: P 20, Q p+s+q = 30 (s dies), V p+q+w = 30, Z q+w+z = 21;
+//   P V Q Z: V p+s+w = 30 (p dies), Q s+w+q = 30, Z 21.
+// Both peak at 30. The plain static bound sees at V only p and w (20): s is
+// read by Q, which is unordered with V. But s is either live at V's step,
+// or Q ran before V, and then q, read by V's descendant Z, is live there:
+// 10 more bytes either way, so V's step holds at least 30 in every order
+// (and Q's likewise, through p and w). The plain bound of the problem is
+// Z's step, 21.
+TEST(SchedulerTest, ChargedBoundSeesUnorderedNodes) {
+  Problem problem;
+  problem.addBuffer({10, NodeId(0), {2}, false, false, "p"});
+  problem.addBuffer({10, NodeId(0), {1}, false, false, "s"});
+  problem.addBuffer({10, NodeId(1), {3}, false, false, "q"});
+  problem.addBuffer({10, NodeId(2), {3}, false, false, "w"});
+  problem.addBuffer({1, NodeId(3), {}, true, false, "z"});
+  problem.addNode({{}, {}, {0, 1}, 0, std::nullopt, 0, "P"});
+  problem.addNode({{0}, {1}, {2}, 0, std::nullopt, 0, "Q"});
+  problem.addNode({{0}, {0}, {3}, 0, std::nullopt, 0, "V"});
+  problem.addNode({{1, 2}, {2, 3}, {4}, 0, std::nullopt, 0, "Z"});
+  std::string why;
+  ASSERT_TRUE(succeeded(problem.check(&why))) << why;
+  EXPECT_EQ(evaluatePeak(problem, {0, 1, 2, 3}), 30);
+  EXPECT_EQ(evaluatePeak(problem, {0, 2, 1, 3}), 30);
+  EXPECT_EQ(bruteForceOptimum(problem), 30);
+
+  SegmentLayout whole(problem);
+  SearchProblem search(problem, whole, 0);
+  EXPECT_EQ(search.globalBound, 21);
+  EXPECT_EQ(search.stepBound[2], 20);
+  search.prepareSearch();
+  EXPECT_EQ(search.stepBound[1], 30);
+  EXPECT_EQ(search.stepBound[2], 30);
+  EXPECT_EQ(search.globalBound, 30);
+
+  Result exact = scheduleForMemory(problem, Algorithm::Exact);
+  EXPECT_EQ(exact.peakBytes, 30);
+  EXPECT_EQ(exact.lowerBound, 30);
+  EXPECT_TRUE(exact.optimal);
+}
+
+// Every node's static bound, charged bound included (docs/Scheduling.md,
+// item 11), is at most the node's step in every order: the brute force
+// replays every topological order in the interval form of the model.
+RC_GTEST_PROP(StepModelProperty, StepBoundsAreAdmissible, ()) {
+  bool inPlace = *rc::gen::arbitrary<bool>();
+  Problem problem = inPlace ? *genInPlaceProblem(/*maxNodes=*/8)
+                            : *genProblem(/*maxNodes=*/8);
+  unsigned n = problem.getNumNodes();
+  RC_PRE(n > 0u);
+  SegmentLayout whole(problem);
+  SearchProblem search(problem, whole, 0);
+  search.prepareSearch();
+  // The smallest step of each node over all orders.
+  std::vector<int64_t> least(n, std::numeric_limits<int64_t>::max());
+  std::vector<NodeId> order;
+  std::vector<bool> done(n, false);
+  std::function<void()> recurse = [&] {
+    if (order.size() == n) {
+      std::vector<int64_t> steps = bruteForceSteps(problem, order);
+      for (unsigned step = 0; step < n; ++step)
+        least[order[step]] = std::min(least[order[step]], steps[step]);
+      return;
+    }
+    for (NodeId node = 0; node < n; ++node) {
+      if (done[node] || !llvm::all_of(problem.getNode(node).preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        continue;
+      done[node] = true;
+      order.push_back(node);
+      recurse();
+      order.pop_back();
+      done[node] = false;
+    }
+  };
+  recurse();
+  for (NodeId node = 0; node < n; ++node)
+    RC_ASSERT(search.stepBound[node] <= least[node]);
+  RC_ASSERT(search.globalBound <= bruteForceOptimum(problem));
+}
+
+// The dynamic bound after a set, with the charged extra of the nodes with
+// the largest static bounds (docs/Scheduling.md, item 11), is at most the
+// peak of the steps after the set in every completion of it.
+RC_GTEST_PROP(StepModelProperty, DynamicBoundIsAdmissible, ()) {
+  bool inPlace = *rc::gen::arbitrary<bool>();
+  Problem problem = inPlace ? *genInPlaceProblem(/*maxNodes=*/8)
+                            : *genProblem(/*maxNodes=*/8);
+  unsigned n = problem.getNumNodes();
+  RC_PRE(n > 0u);
+  SegmentLayout whole(problem);
+  SearchProblem search(problem, whole, 0);
+  search.prepareSearch();
+  // A set: a prefix of a random order, with at least one node left.
+  std::vector<NodeId> order = genOrder(problem);
+  size_t prefix = *rc::gen::inRange<size_t>(0, n);
+  order.resize(prefix);
+  std::vector<Word> set(search.numWords, 0);
+  std::vector<bool> done(n, false);
+  for (NodeId node : order) {
+    setBit(set.data(), node);
+    done[node] = true;
+  }
+  // The least peak of the steps after the set over all completions.
+  int64_t least = std::numeric_limits<int64_t>::max();
+  std::function<void()> recurse = [&] {
+    if (order.size() == n) {
+      std::vector<int64_t> steps = bruteForceSteps(problem, order);
+      least = std::min(least, *std::max_element(steps.begin() + prefix,
+                                                steps.end()));
+      return;
+    }
+    for (NodeId node = 0; node < n; ++node) {
+      if (done[node] || !llvm::all_of(problem.getNode(node).preds,
+                                      [&](NodeId pred) { return done[pred]; }))
+        continue;
+      done[node] = true;
+      order.push_back(node);
+      recurse();
+      order.pop_back();
+      done[node] = false;
+    }
+  };
+  recurse();
+  RC_ASSERT(search.dynamicBound(set.data()) <= least);
 }
