@@ -18,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -523,6 +524,55 @@ OpWorkspace mlir::memopt::getLoweringWorkspace(Operation *op,
   return foldSubSteps(
       {{true, padBytes, false}, {!padBytes, padBytes + windowBytes, true}},
       inputBytes, outputBytes);
+}
+
+/// Returns true if \p value is computed from constants only (a weight in
+/// the lowering's model: a rescale is computed at run time).
+static bool isComputedFromWeights(Value value, unsigned depth = 0) {
+  Operation *def = value.getDefiningOp();
+  if (!def)
+    return false;
+  if (def->hasTrait<OpTrait::ConstantLike>())
+    return true;
+  if (depth > 16 || def->getNumRegions() != 0 || !isMemoryEffectFree(def) ||
+      isa<tosa::RescaleOp>(def))
+    return false;
+  return llvm::all_of(def->getOperands(), [&](Value operand) {
+    return isComputedFromWeights(operand, depth + 1);
+  });
+}
+
+Operation *mlir::memopt::getInPlaceConcat(Operation *op, IOPlacement io) {
+  if (io != IOPlacement::Caller || op->getNumResults() != 1 ||
+      !op->getResult(0).hasOneUse())
+    return nullptr;
+  auto concat = dyn_cast<tosa::ConcatOp>(*op->getResult(0).user_begin());
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!concat || concat->getBlock() != op->getBlock() || !type ||
+      !type.hasStaticShape() || isComputedFromWeights(op->getResult(0)) ||
+      llvm::none_of(concat->getUsers(), [](Operation *user) {
+        return user->hasTrait<OpTrait::ReturnLike>();
+      }))
+    return nullptr;
+  bool producesOwnBuffer = false;
+  if (isa<tosa::Conv2DOp, tosa::MatMulOp, tosa::TransposeOp>(op)) {
+    producesOwnBuffer = true;
+  } else if (isa<tosa::DepthwiseConv2DOp>(op)) {
+    producesOwnBuffer = isFourDimDepthwise(op) && !getInPlaceDepthwise(op);
+  } else if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
+    producesOwnBuffer = !hasPadding(pool.getPad());
+  } else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
+    producesOwnBuffer = !hasPadding(pool.getPad()) &&
+                        pool.getAccType() == type.getElementType();
+  } else if (isElementwiseOp(op)) {
+    // An elementwise op (a fused group's root too) writes into the slice
+    // instead of over a dying input: the input is freed at the op either
+    // way, and its buffer no longer lives on to the concat. A depthwise
+    // convolution computed in place (fused into this rescale) writes over
+    // its input channel by channel.
+    producesOwnBuffer = !getInPlaceDepthwise(op);
+  }
+  return producesOwnBuffer ? concat.getOperation() : nullptr;
 }
 
 int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {
