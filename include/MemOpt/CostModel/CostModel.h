@@ -211,8 +211,9 @@ OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
 /// of \p op into, directly into its slice (an *in-place concat operand*), or
 /// null if the result gets a buffer of its own and the concat copies it.
 /// The rule: under `io=caller` (\p io), \p op's one result is read exactly
-/// once, as an operand of a `tosa.concat` in the same block whose result
-/// the function returns (so the operand is not returned, not read by any
+/// once, as an operand of a `tosa.concat` of at most 16 operands in the same
+/// block whose result the function returns (more operands would make
+/// one-shot bufferization's analysis of the chain slow; the operand is not returned, not read by any
 /// other op and not repeated in the concat: nothing reads it outside the
 /// concat's buffer, which lives at least as long), \p op is not computed
 /// from weights only, and its lowering writes its result through the init
