@@ -215,9 +215,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (stop == "linalg")
     return success();
 
-  // 4. One-shot bufferization: concat operands and padded inputs are written
-  // into their slice of the destination (empty-tensor elimination), reshapes
-  // become views, elementwise ops reuse a dying input.
+  // 4. One-shot bufferization: the concat operands the model computes into
+  // their slice are written into a subview of the concat's buffer
+  // (prepare-bufferization), reshapes become views, elementwise ops reuse a
+  // dying input.
   {
     PrepareBufferizationPassOptions prepare;
     prepare.copyDuplicateResults = options.io == IOPlacement::Caller;
