@@ -91,3 +91,27 @@ func.func @not_in_place(%x: tensor<1x4x4x2xf32>) -> (tensor<1x4x4x4xf32>, tensor
 // PLANA-LABEL: func.func @not_in_place
 // PLANA-SAME: memopt.peak_bytes = 512 : i64
 // PLANA-SAME: memplan.arena_size = 512 : i64
+
+// @depthwise_copied: a depthwise convolution's lowering accumulates into a
+// buffer of its own and then adds the bias (or reshapes a 5-d result), so
+// it is never computed into the slice (found by the pass fuzzer, seed 205:
+// the slice could not be reached). Caller: x 256 + c 512 = 768 B; the
+// depthwise's output (256 B, copied at the concat) and its padded window
+// (3x3x4 f32 = 144 B) are in the arena at its step: 768 + 400 = 1168; abs
+// (read only by the concat) writes into c[..., 4:8].
+// PLAN-LABEL: func.func @depthwise_copied
+// PLAN-SAME: memopt.peak_bytes = 1168 : i64
+// PLAN-SAME: memplan.arena_size = 400 : i64
+// MARK-LABEL: func.func @depthwise_copied
+// MARK: tosa.depthwise_conv2d
+// MARK-NOT: memopt.into_concat_slice
+// MARK: tosa.abs {{.*}} loc(fused<"memopt.into_concat_slice">
+func.func @depthwise_copied(%x: tensor<1x4x4x4xf32>) -> tensor<1x4x4x8xf32> {
+  %w = "tosa.const"() <{values = dense<0.5> : tensor<3x3x4x1xf32>}> : () -> tensor<3x3x4x1xf32>
+  %b = "tosa.const"() <{values = dense<0.0> : tensor<4xf32>}> : () -> tensor<4xf32>
+  %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
+  %0 = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {acc_type = f32, pad = array<i64: 1, 1, 1, 1>, stride = array<i64: 1, 1>, dilation = array<i64: 1, 1>} : (tensor<1x4x4x4xf32>, tensor<3x3x4x1xf32>, tensor<4xf32>, tensor<1xf32>, tensor<1xf32>) -> tensor<1x4x4x4xf32>
+  %1 = tosa.abs %x : (tensor<1x4x4x4xf32>) -> tensor<1x4x4x4xf32>
+  %2 = tosa.concat %0, %1 {axis = 3 : i32} : (tensor<1x4x4x4xf32>, tensor<1x4x4x4xf32>) -> tensor<1x4x4x8xf32>
+  return %2 : tensor<1x4x4x8xf32>
+}

@@ -218,17 +218,16 @@ OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
 /// concat's buffer, which lives at least as long), \p op is not computed
 /// from weights only, and its lowering writes its result through the init
 /// of a destination-style op into a buffer of the result's type that
-/// nothing else shares: a `tosa.conv2d`, a 4-d `tosa.depthwise_conv2d`
-/// (isFourDimDepthwise) not computed in place, a `tosa.matmul`, a
-/// `tosa.transpose`, an unpadded `tosa.max_pool2d` or `tosa.avg_pool2d`
-/// whose accumulator has the result's type, or an elementwise op
+/// nothing else shares: a `tosa.conv2d`, a `tosa.matmul`, a
+/// `tosa.transpose`, an unpadded `tosa.max_pool2d`, or an elementwise op
 /// (isElementwiseOp, a fused group's root included) that is not the rescale
 /// of an in-place depthwise convolution. An elementwise op that could
 /// overwrite a dying input (getOverwrittenValue) writes into the slice
 /// instead: the input dies at it either way, and its buffer then does not
 /// live on to the concat. Not views, slices, pads, concats,
-/// reductions, resizes, 5-d depthwise convolutions or padded poolings, whose
-/// result is a reshape of another buffer, or whose lowering makes a copy of
+/// reductions, resizes, depthwise convolutions, average or padded poolings,
+/// whose result is a reshape of another buffer, whose lowering accumulates
+/// into a buffer of its own before it writes the result, or makes a copy of
 /// the input that the model folds into the output's allocation. Graph
 /// inputs are never operands produced in place (nothing produces them).
 /// The returned concat is the caller's buffer, live for the whole call, so
