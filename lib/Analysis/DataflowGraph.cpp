@@ -158,6 +158,9 @@ private:
   /// Accumulators fused into their rescale, and explicit pads fused into
   /// their window, waiting for the rescale (lowering model).
   DenseSet<Operation *> fusedAccumulators;
+  /// The buffer of each concat that an operand's producer allocated already
+  /// (getInPlaceConcat; lowering model).
+  DenseMap<Operation *, BufferId> concatBuffers;
 };
 } // namespace memopt
 } // namespace mlir
@@ -263,6 +266,30 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     graph.bufferOfValue[op->getResult(0)] = *source;
     return success();
   }
+  // The lowering's in-place concat operands: the result is written into its
+  // slice of the concat's buffer, allocated by the first of its writers.
+  if (Operation *concat =
+          isLowering() ? getInPlaceConcat(op, graph.costModel.io) : nullptr) {
+    Value whole = concat->getResult(0);
+    std::optional<BufferId> shared = graph.lookupBuffer(whole);
+    if (shared) {
+      graph.buffers[*shared].writers.push_back(id);
+    } else {
+      shared = addBuffer(whole, id);
+      concatBuffers[concat] = *shared;
+    }
+    graph.bufferOfValue[op->getResult(0)] = *shared;
+    graph.nodes[id].outputs.push_back(*shared);
+    return success();
+  }
+  // A concat that copies some operands into its buffer, which a producer of
+  // another operand allocated: one more writer.
+  if (auto it = concatBuffers.find(op); it != concatBuffers.end()) {
+    graph.buffers[it->second].writers.push_back(id);
+    graph.bufferOfValue[op->getResult(0)] = it->second;
+    graph.nodes[id].outputs.push_back(it->second);
+    return success();
+  }
   for (Value result : op->getResults())
     if (isa<TensorType>(result.getType()))
       graph.nodes[id].outputs.push_back(addBuffer(result, id));
@@ -275,6 +302,9 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   if (node.isView || node.outputs.size() != 1)
     return;
   int64_t outputBytes = graph.buffers[node.outputs.front()].bytes;
+  // An op computed into its slice of a concat overwrites no input
+  // (getInPlaceConcat); only its workspace rules apply.
+  bool intoSlice = getInPlaceConcat(op, graph.costModel.io) != nullptr;
   // The output takes over the buffer of `input` when it dies at the node.
   auto overwrite = [&](BufferId input) {
     node.inPlaceInput = input;
@@ -295,7 +325,7 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   // The fused generic of an elementwise group writes over one of the
   // group's inputs that dies at it; a reduction writes a fresh buffer.
   if (isFusedGroupRoot(op)) {
-    if (Value overwritten = getOverwrittenValue(op))
+    if (Value overwritten = intoSlice ? Value() : getOverwrittenValue(op))
       if (std::optional<BufferId> input = graph.lookupBuffer(overwritten))
         overwrite(*input);
     return;
@@ -305,7 +335,8 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   // Elementwise ops write over an input that dies at them, and an insert
   // into a slice over its destination. A destination that is no buffer yet
   // (a `tensor.empty`) is allocated by the insert.
-  if (std::optional<unsigned> operand = getOverwrittenOperand(op)) {
+  if (std::optional<unsigned> operand =
+          intoSlice ? std::nullopt : getOverwrittenOperand(op)) {
     if (std::optional<BufferId> input =
             graph.lookupBuffer(op->getOperand(*operand)))
       overwrite(*input);
@@ -471,6 +502,14 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
             : isa<tosa::SliceOp>(op);
     bool isView = isViewOp(&op) && !isCopiedSlice &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
+    // A concat whose every operand was produced into its slice copies
+    // nothing: it is a view of its buffer.
+    if (isLowering() && isa<tosa::ConcatOp>(op) &&
+        llvm::all_of(op.getOperands(), [&](Value operand) {
+          Operation *def = operand.getDefiningOp();
+          return def && getInPlaceConcat(def, graph.costModel.io) == &op;
+        }))
+      isView = true;
     if (failed(addNode(&op, isView)))
       return failure();
   }
@@ -509,8 +548,11 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     // into the caller's buffer, and nothing moves. (Found by the pass
     // fuzzer, test/fuzz/pass_fuzz.py.)
     auto overwrittenBuffer = [&](BufferId buffer) -> std::optional<BufferId> {
-      Value overwritten =
-          getOverwrittenValue(graph.nodes[*graph.buffers[buffer].producer].op);
+      Operation *producer = graph.nodes[*graph.buffers[buffer].producer].op;
+      // A concat operand's producer writes into the concat's buffer.
+      if (getInPlaceConcat(producer, graph.costModel.io))
+        return std::nullopt;
+      Value overwritten = getOverwrittenValue(producer);
       std::optional<BufferId> input =
           overwritten ? graph.lookupBuffer(overwritten) : std::nullopt;
       if (input && (graph.buffers[*input].isGraphInput() ||

@@ -31,6 +31,7 @@ mlir::memopt::buildScheduleProblem(const DataflowGraph &graph,
     schedule::Buffer info;
     info.bytes = buffer.bytes;
     info.producer = buffer.producer;
+    info.writers.assign(buffer.writers.begin(), buffer.writers.end());
     info.readers.assign(buffer.users.begin(), buffer.users.end());
     info.isGraphOutput = buffer.isGraphOutput;
     if (options.withNames)

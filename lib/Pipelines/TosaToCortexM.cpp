@@ -176,7 +176,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // The ops the memory model computes inside their consumer (widening
   // rescales and int32 adds) and the accumulators it computes inside their
   // rescale's loop are marked on the scheduled TOSA, as the model saw it,
-  // for fuse-elementwise-groups and fuse-rescale-accumulators.
+  // for fuse-elementwise-groups and fuse-rescale-accumulators, and so are
+  // the concat operands it computes into their slice (for
+  // prepare-bufferization).
   // The TOSA is validated as the schedule left it: the channel loops read
   // their rescale's multiplier and shift through slices, which TOSA's
   // validation would reject as not constant. (Not before canonicalization:
@@ -186,7 +188,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // were within it; split-concats makes it a tree again for validation, and
   // the canonicalization of TOSA to linalg folds it back into the one concat
   // the memory model planned.
-  pm.addNestedPass<func::FuncOp>(createMarkFusedElementwisePass());
+  {
+    MarkFusedElementwisePassOptions mark;
+    mark.io = options.io;
+    pm.addNestedPass<func::FuncOp>(createMarkFusedElementwisePass(mark));
+  }
   pm.addNestedPass<func::FuncOp>(createSplitConcatsPass());
   pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{}));
   pm.addNestedPass<func::FuncOp>(createInPlaceDepthwisePass());
@@ -209,9 +215,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (stop == "linalg")
     return success();
 
-  // 4. One-shot bufferization: concat operands and padded inputs are written
-  // into their slice of the destination (empty-tensor elimination), reshapes
-  // become views, elementwise ops reuse a dying input.
+  // 4. One-shot bufferization: the concat operands the model computes into
+  // their slice are written into a subview of the concat's buffer
+  // (prepare-bufferization), reshapes become views, elementwise ops reuse a
+  // dying input.
   {
     PrepareBufferizationPassOptions prepare;
     prepare.copyDuplicateResults = options.io == IOPlacement::Caller;

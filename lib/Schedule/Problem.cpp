@@ -99,6 +99,21 @@ LogicalResult Problem::check(std::string *whyNot) const {
         return fail();
       }
     }
+    if (buffer.hasWriters()) {
+      if (!buffer.producer || !isSortedUnique(buffer.writers) ||
+          buffer.writers.front() <= *buffer.producer ||
+          buffer.writers.back() >= numNodes) {
+        os << "the writers of '" << getBufferName(id)
+           << "' are not sorted, unique, known and above its producer";
+        return fail();
+      }
+      for (NodeId writer : buffer.writers)
+        if (!llvm::is_contained(nodes[writer].outputs, id)) {
+          os << "'" << getBufferName(id) << "' names '" << getNodeName(writer)
+             << "' as a writer, but it is not one of its outputs";
+          return fail();
+        }
+    }
     if (buffer.producer &&
         !llvm::is_contained(nodes[*buffer.producer].outputs, id)) {
       os << "'" << getBufferName(id) << "' names '"
@@ -138,7 +153,10 @@ LogicalResult Problem::check(std::string *whyNot) const {
         return fail();
       }
     for (BufferId output : node.outputs)
-      if (output >= numBuffers || buffers[output].producer != id) {
+      if (output >= numBuffers ||
+          (buffers[output].producer != id &&
+           !std::binary_search(buffers[output].writers.begin(),
+                               buffers[output].writers.end(), id))) {
         os << "'" << getNodeName(id) << "' produces "
            << (output >= numBuffers ? "unknown buffer " + std::to_string(output)
                                     : "'" + getBufferName(output) + "'")
@@ -159,8 +177,9 @@ LogicalResult Problem::check(std::string *whyNot) const {
     }
     if (node.inPlaceInput && *node.inPlaceInput < numBuffers) {
       int64_t allocated = node.workspaceBytes;
+      // A multi-writer output may be allocated by another writer already.
       for (BufferId output : node.outputs)
-        if (output < numBuffers)
+        if (output < numBuffers && !buffers[output].hasWriters())
           allocated += buffers[output].bytes;
       int64_t inputBytes = buffers[*node.inPlaceInput].bytes;
       if (node.inPlaceSaving > std::min(allocated, inputBytes)) {
@@ -202,13 +221,37 @@ LogicalResult Problem::check(std::string *whyNot) const {
     if (!buffer.producer)
       continue;
     NodeId producer = *buffer.producer;
+    ArrayRef<NodeId> writers = buffer.writers;
+    // A reader of a multi-writer buffer runs after one of its writers (the
+    // buffer is allocated by then).
+    auto dependsOnAWriter = [&](NodeId reader) {
+      return dependsOn(reader, producer) ||
+             llvm::any_of(writers, [&](NodeId writer) {
+               return writer < reader && dependsOn(reader, writer);
+             });
+    };
     for (NodeId reader : buffer.readers)
-      if (!dependsOn(reader, producer)) {
+      if (!dependsOnAWriter(reader)) {
         os << "'" << getNodeName(reader) << "' reads '" << getBufferName(id)
            << "' but does not depend on its producer '" << getNodeName(producer)
-           << "'";
+           << "'" << (buffer.hasWriters() ? " nor on one of its writers" : "");
         return fail();
       }
+    // It is freed after its last reader; that must follow every writer.
+    if (!buffer.hasWriters() || buffer.isGraphOutput || buffer.pinned)
+      continue;
+    auto dependsOnEveryWriter = [&](NodeId reader) {
+      return dependsOn(reader, producer) &&
+             llvm::all_of(writers, [&](NodeId writer) {
+               return writer < reader && dependsOn(reader, writer);
+             });
+    };
+    if (llvm::none_of(buffer.readers, dependsOnEveryWriter)) {
+      os << "no reader of '" << getBufferName(id)
+         << "' depends on every one of its writers, so it could be freed "
+            "before one of them writes";
+      return fail();
+    }
   }
   return success();
 }

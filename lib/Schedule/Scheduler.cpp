@@ -48,6 +48,22 @@ Result mlir::memopt::schedule::scheduleForMemory(const Problem &problem,
                                                  Algorithm algorithm,
                                                  const Limits &limits) {
   assert(succeeded(problem.check()) && "ill-formed scheduling problem");
+  if (problem.hasWriters()) {
+    // Multi-writer buffers: schedule the expansion, whose optimum is the
+    // problem's (Problem.h, WriterExpansion), and score the order on the
+    // problem itself. With inputs nobody reads, an allocation node that runs
+    // first keeps their bytes off its writer's step, so there the
+    // expansion's optimum is only a lower bound; the result says whether it
+    // is reached.
+    WriterExpansion expansion = problem.expandWriters();
+    Result result = scheduleForMemory(*expansion.problem, algorithm, limits);
+    result.order = expansion.toOriginal(result.order);
+    result.inputPeakBytes = evaluatePeak(problem, problem.getInputOrder());
+    result.peakBytes = evaluatePeak(problem, result.order);
+    result.lowerBound = std::min(result.lowerBound, result.peakBytes);
+    result.optimal = result.peakBytes == result.lowerBound;
+    return result;
+  }
   SmallVector<NodeId> input = problem.getInputOrder();
   Result result;
   switch (algorithm) {

@@ -88,6 +88,8 @@ StepModel::StepModel(const Problem &problem)
 
 StepModel::StepModel(const Problem &problem, const SegmentLayout &layout,
                      unsigned segment) {
+  assert(!problem.hasWriters() &&
+         "multi-writer buffers go through Problem::expandWriters");
   if (segment >= layout.size()) {
     // No nodes: every input is unused, every caller-owned buffer pinned.
     unusedInputBytes = layout.unusedInputBytes;
@@ -193,17 +195,53 @@ replay(const StepModel &model, ArrayRef<NodeId> order,
   return {peak, peakStep};
 }
 
+/// Replays \p order of \p problem, which has multi-writer buffers, through
+/// its expansion (Problem.h, WriterExpansion): the same steps, less the
+/// allocation nodes' own. Those hold no more than the writer after them,
+/// except on the first step, where the expansion puts the inputs nobody reads
+/// on the allocation node; they go back to the first node's step.
+static std::pair<int64_t, unsigned>
+replayWriters(const Problem &problem, ArrayRef<NodeId> order,
+              SmallVectorImpl<int64_t> *liveBytes) {
+  WriterExpansion expansion = problem.expandWriters();
+  StepModel model(*expansion.problem);
+  SmallVector<NodeId> expanded = expansion.toExpanded(order);
+  SmallVector<int64_t> expandedBytes;
+  replay(model, expanded, &expandedBytes);
+  SmallVector<int64_t> steps;
+  for (auto [index, node] : llvm::enumerate(expanded))
+    if (expansion.originalId[node] >= 0)
+      steps.push_back(expandedBytes[index]);
+  if (!expanded.empty() && expansion.originalId[expanded.front()] < 0)
+    steps.front() += model.unusedInputBytes;
+  int64_t peak = 0;
+  unsigned peakStep = 0;
+  for (auto [index, bytes] : llvm::enumerate(steps))
+    if (bytes > peak) {
+      peak = bytes;
+      peakStep = index;
+    }
+  if (liveBytes)
+    liveBytes->append(steps.begin(), steps.end());
+  return {peak, peakStep};
+}
+
 Evaluation mlir::memopt::schedule::evaluate(const Problem &problem,
                                             ArrayRef<NodeId> order) {
   assert(succeeded(problem.verify(order)) && "not a valid order");
   Evaluation result;
-  StepModel model(problem);
-  std::tie(result.peakBytes, result.peakStep) =
-      replay(model, order, &result.liveBytes);
+  if (problem.hasWriters()) {
+    std::tie(result.peakBytes, result.peakStep) =
+        replayWriters(problem, order, &result.liveBytes);
+  } else {
+    StepModel model(problem);
+    std::tie(result.peakBytes, result.peakStep) =
+        replay(model, order, &result.liveBytes);
+  }
 
   // Lifetimes: from the producer's step (graph inputs and pinned buffers:
-  // the first step) to the last reader's (returned and pinned buffers: the
-  // last step).
+  // the first step; multi-writer buffers: the first writer's) to the last
+  // reader's (returned and pinned buffers: the last step).
   SmallVector<unsigned> position(problem.getNumNodes());
   for (auto [step, node] : llvm::enumerate(order))
     position[node] = step;
@@ -212,6 +250,9 @@ Evaluation mlir::memopt::schedule::evaluate(const Problem &problem,
   for (const Buffer &buffer : problem.getBuffers()) {
     unsigned first =
         buffer.producer && !buffer.pinned ? position[*buffer.producer] : 0;
+    if (!buffer.pinned)
+      for (NodeId writer : buffer.writers)
+        first = std::min(first, position[writer]);
     unsigned last = first;
     for (NodeId reader : buffer.readers)
       last = std::max(last, position[reader]);
@@ -224,5 +265,7 @@ Evaluation mlir::memopt::schedule::evaluate(const Problem &problem,
 
 int64_t mlir::memopt::schedule::evaluatePeak(const Problem &problem,
                                              ArrayRef<NodeId> order) {
+  if (problem.hasWriters())
+    return replayWriters(problem, order, nullptr).first;
   return replay(StepModel(problem), order, nullptr).first;
 }

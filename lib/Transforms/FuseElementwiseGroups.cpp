@@ -52,6 +52,7 @@ static linalg::GenericOp getMarkedProducer(Value value) {
 namespace {
 struct MarkFusedElementwisePass
     : memopt::impl::MarkFusedElementwisePassBase<MarkFusedElementwisePass> {
+  using MarkFusedElementwisePassBase::MarkFusedElementwisePassBase;
   void runOnOperation() override {
     for (Block &block : getOperation().getBody())
       for (Operation &op : block) {
@@ -63,6 +64,8 @@ struct MarkFusedElementwisePass
           addLocationMark(&op, kFusedIntoConsumerLocName);
         else if (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))
           addLocationMark(&op, kFusedAccumulatorLocName);
+        else if (getInPlaceConcat(&op, io))
+          addLocationMark(&op, kIntoConcatSliceLocName);
       }
   }
 };

@@ -18,19 +18,26 @@
 // loops, where the buffer pass does not look, the init is tied on tensors.
 //
 // For the same reason the chain of `tensor.insert_slice`s into a
-// `tensor.empty` that a concat lowers to becomes one `tensor.concat`.
+// `tensor.empty` that a concat lowers to becomes one `tensor.concat`, unless
+// the cost model computes some operands directly into their slices
+// (getInPlaceConcat, marked by `mark-fused-elementwise`): then the chain is
+// reordered and each marked operand's lowering writes into a
+// `tensor.extract_slice` of the concat's destination.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "LocationMarks.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 
 namespace mlir {
 namespace memopt {
@@ -127,6 +134,161 @@ getConcatOfSlices(ArrayRef<tensor::InsertSliceOp> chain,
   return std::make_pair(*dim, std::move(sources));
 }
 
+/// Returns the concat chain that starts at \p empty: the
+/// `tensor.insert_slice`s that directly follow it, each into the previous
+/// one's result, the first into \p empty.
+static SmallVector<tensor::InsertSliceOp> getInsertChain(tensor::EmptyOp empty) {
+  SmallVector<tensor::InsertSliceOp> chain;
+  Value dest = empty.getResult();
+  for (Operation *next = empty->getNextNode(); dest.hasOneUse();
+       next = next->getNextNode()) {
+    auto insert = dyn_cast_or_null<tensor::InsertSliceOp>(next);
+    if (!insert || insert.getDest() != dest)
+      break;
+    chain.push_back(insert);
+    dest = insert.getResult();
+  }
+  return chain;
+}
+
+/// Returns true if \p value is computed by an op the cost model writes into
+/// its slice of a concat (marked by `mark-fused-elementwise`).
+static bool isMarkedIntoSlice(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && hasLocationMark(def, kIntoConcatSliceLocName);
+}
+
+/// Readies the lowering of \p source (a marked concat operand) to start from
+/// a slice instead of its own `tensor.empty`: follows the init chain from
+/// \p source (destination-style ops through their tied init, a one-result
+/// `scf.for` through its loop init) to the `tensor.empty`, clones links that
+/// have other users, moves the chain right before \p source's op, and
+/// returns the operand that reads the `tensor.empty`, or failure if the
+/// chain does not end in a `tensor.empty` of the same block.
+static FailureOr<OpOperand *> isolateInitChain(Value source) {
+  Operation *last = source.getDefiningOp();
+  Value current = source;
+  OpOperand *use = nullptr;
+  Operation *consumer = nullptr;
+  while (true) {
+    Operation *def = current.getDefiningOp();
+    if (!def || def->getBlock() != last->getBlock())
+      return failure();
+    if (isa<tensor::EmptyOp>(def))
+      return use;
+    if (def->getNumResults() != 1)
+      return failure();
+    if (consumer) {
+      // A link shared with another chain (a fill CSE merged) is cloned.
+      if (!current.hasOneUse()) {
+        OpBuilder builder(consumer);
+        Operation *clone = builder.clone(*def);
+        use->set(clone->getResult(0));
+        def = clone;
+      } else {
+        def->moveBefore(consumer);
+      }
+    }
+    OpOperand *init = nullptr;
+    if (auto dps = dyn_cast<DestinationStyleOpInterface>(def))
+      init = dps.getTiedOpOperand(cast<OpResult>(def->getResult(0)));
+    else if (auto loop = dyn_cast<scf::ForOp>(def))
+      init = &loop.getInitsMutable()[0];
+    if (!init)
+      return failure();
+    use = init;
+    consumer = def;
+    current = init->get();
+  }
+}
+
+/// Writes the marked operands of every concat chain into their slices (see
+/// the file comment); returns failure after an error at a marked op that
+/// could not be.
+static LogicalResult writeOperandsIntoSlices(func::FuncOp func) {
+  SmallVector<tensor::EmptyOp> empties;
+  func.walk([&](tensor::EmptyOp empty) { empties.push_back(empty); });
+  DenseSet<Operation *> done;
+  for (tensor::EmptyOp empty : empties) {
+    auto type = dyn_cast<RankedTensorType>(empty.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    SmallVector<tensor::InsertSliceOp> chain = getInsertChain(empty);
+    if (chain.size() < 2 || !getConcatOfSlices(chain, type) ||
+        llvm::none_of(chain, [](tensor::InsertSliceOp insert) {
+          return isMarkedIntoSlice(insert.getSource());
+        }))
+      continue;
+    // Marked sources in the order their ops run; the others keep their
+    // place (and order) at the end of the chain, where the concat was.
+    SmallVector<tensor::InsertSliceOp> inPlace, copied;
+    for (tensor::InsertSliceOp insert : chain)
+      (isMarkedIntoSlice(insert.getSource()) ? inPlace : copied)
+          .push_back(insert);
+    llvm::stable_sort(inPlace, [](tensor::InsertSliceOp a,
+                                  tensor::InsertSliceOp b) {
+      return a.getSource().getDefiningOp()->isBeforeInBlock(
+          b.getSource().getDefiningOp());
+    });
+    Value oldEnd = chain.back().getResult();
+    SmallVector<OpOperand *> outsideUses;
+    for (OpOperand &use : oldEnd.getUses())
+      outsideUses.push_back(&use);
+    Operation *concatPoint = chain.back()->getNextNode();
+
+    Value dest = empty.getResult();
+    for (auto [index, insert] : llvm::enumerate(inPlace)) {
+      Operation *producer = insert.getSource().getDefiningOp();
+      FailureOr<OpOperand *> emptyUse = isolateInitChain(insert.getSource());
+      if (failed(emptyUse) || !*emptyUse) {
+        producer->emitOpError(
+            "is computed into its slice of a concat by the memory model "
+            "(getInPlaceConcat), but its lowering has no init to redirect "
+            "into the slice");
+        return failure();
+      }
+      // The chain now runs right before the producer; its first op reads
+      // the slice instead of the `tensor.empty`, and the concat's
+      // destination is created before the first such chain.
+      Operation *chainStart = (*emptyUse)->getOwner();
+      if (index == 0)
+        empty->moveBefore(chainStart);
+      OpBuilder builder(chainStart);
+      auto slice = tensor::ExtractSliceOp::create(
+          builder, insert.getLoc(), insert.getSourceType(), dest,
+          insert.getMixedOffsets(), insert.getMixedSizes(),
+          insert.getMixedStrides());
+      (*emptyUse)->set(slice.getResult());
+      insert.getDestMutable().assign(dest);
+      insert->moveAfter(producer);
+      dest = insert.getResult();
+      done.insert(producer);
+    }
+    for (tensor::InsertSliceOp insert : copied) {
+      insert.getDestMutable().assign(dest);
+      if (concatPoint)
+        insert->moveBefore(concatPoint);
+      dest = insert.getResult();
+    }
+    for (OpOperand *use : outsideUses)
+      use->set(dest);
+  }
+  // A marked op the model wrote into a slice but no chain consumed is an
+  // error: its lowering would copy it. (Concats are at the top level; the
+  // marked ops inside a fused per-pixel loop insert into the loop's tensor.)
+  for (Block &block : func.getBody())
+    for (auto insert : block.getOps<tensor::InsertSliceOp>()) {
+      Operation *def = insert.getSource().getDefiningOp();
+      if (!isMarkedIntoSlice(insert.getSource()) || done.contains(def))
+        continue;
+      def->emitOpError("is computed into its slice of a concat by the "
+                       "memory model (getInPlaceConcat), but its concat was "
+                       "lowered otherwise");
+      return failure();
+    }
+  return success();
+}
+
 /// Replaces every `tensor.empty` directly followed by a chain of
 /// `tensor.insert_slice`s that tile it along one dimension (the lowering of
 /// a `tosa.concat`) by one `tensor.concat` where the chain ends. The buffers
@@ -184,6 +346,8 @@ struct PrepareBufferizationPass
         func.setArgAttr(arg.getArgNumber(),
                         bufferization::BufferizationDialect::kWritableAttrName,
                         BoolAttr::get(&getContext(), false));
+    if (failed(writeOperandsIntoSlices(func)))
+      return signalPassFailure();
     formConcats(func);
     if (copyDuplicateResults)
       ::copyDuplicateResults(func);

@@ -44,12 +44,17 @@
 // BUF-NOT: tensor.
 // BUF: return %[[CAT]]
 
-// io=caller: the result is an out-parameter, and the concat buffer is it.
+// io=caller: the result is an out-parameter, and the concat buffer is it;
+// op6 and op5 (in the scheduled order) compute their results straight into
+// their slices of it (getInPlaceConcat), nothing is copied.
 // BUFC-LABEL: func.func @main
 // BUFC-SAME: (%{{.*}}: memref<1x14x14x2xf32>, %[[OUT:.*]]: memref<1x4x4x8xf32>)
 // BUFC-NOT: memref<1x4x4x8xf32> = memref.alloc
-// BUFC: memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
-// BUFC: memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUFC: %[[S6:.*]] = memref.subview %[[OUT]][0, 0, 0, 4] [1, 4, 4, 4]
+// BUFC: linalg.conv_2d_nhwc_fhwc {{.*}} outs(%[[S6]] :
+// BUFC: %[[S5:.*]] = memref.subview %[[OUT]][0, 0, 0, 0] [1, 4, 4, 4]
+// BUFC: linalg.conv_2d_nhwc_fhwc {{.*}} outs(%[[S5]] :
+// BUFC-NOT: linalg.copy
 // BUFC: return
 
 // With the input and output in the arena, the arena holds the whole peak

@@ -38,11 +38,13 @@
 // HDR: void stem(void *arena);
 
 // io=caller: the caller's 1024 + 256 + 2048 = 3328 bytes are live throughout
-// and the concat is computed in the caller's out0; the arena holds the clamp
-// step (1024 + 1024 = 2048; the conv step holds 144 + 1024), and the
-// predicted peak is 2048 + 3328 = 5376.
-// CALLER: #define STEM_ARENA_SIZE 2048
-// CALLER: #define STEM_PREDICTED_PEAK 5376
+// and the concat is computed in the caller's out0; the clamp, read only by
+// the returned concat, writes into its slice of out0 (getInPlaceConcat), so
+// the arena holds the conv step (its 144-byte padded window + the conv's
+// 1024, which the concat copies; the clamp step holds 1024), and the
+// predicted peak is 1168 + 3328 = 4496 (5376 with the clamp's own buffer).
+// CALLER: #define STEM_ARENA_SIZE 1168
+// CALLER: #define STEM_PREDICTED_PEAK 4496
 // CALLER-NOT: _OFFSET
 // CALLER: void stem(const float *in0, const int8_t *in1, float *out0, void *arena);
 

@@ -338,8 +338,9 @@ RC_GTEST_PROP(MemorySchedulerProperty, ExactHonorsWorkspaceAndInPlace, ()) {
 }
 
 // The certificate is about the device's bytes: under the lowering's model
-// (in-place elementwise ops, views, alignment, either I/O placement) the
-// exact search finds the minimum over all topological orders.
+// (in-place elementwise ops, views, alignment, either I/O placement, concat
+// operands produced into their slice of a returned concat) the exact search
+// finds the minimum over all topological orders.
 RC_GTEST_PROP(MemorySchedulerProperty, ExactIsOptimalUnderTheLoweringModel,
               ()) {
   GenFunction fn = *genFunction(/*maxOps=*/10);
@@ -352,6 +353,85 @@ RC_GTEST_PROP(MemorySchedulerProperty, ExactIsOptimalUnderTheLoweringModel,
   FailureOr<DataflowGraph> graph = DataflowGraph::build(parsed.func, model);
   RC_ASSERT(succeeded(graph));
   RC_PRE(graph->getNumNodes() <= 8u);
+  // Under io=caller, abs results read only by a returned concat are
+  // produced into their slice: the concat's buffer has several writers.
+  RC_CLASSIFY(llvm::any_of(graph->getBuffers(),
+                           [](const Buffer &buffer) {
+                             return !buffer.writers.empty();
+                           }),
+              "multi-writer concat");
+  int64_t optimum = enumerateOptimum(*graph);
+  ScheduleResult exact = scheduleForMemory(*graph, ScheduleAlgorithm::Exact);
+  RC_ASSERT(graph->isValidOrder(exact.order));
+  RC_ASSERT(exact.peakBytes == optimum);
+  RC_ASSERT(exact.optimal);
+}
+
+// Concat operands produced into their slice (getInPlaceConcat) under the
+// lowering's model with io=caller: random functions of abs ops over f32
+// vectors whose returned concat reads some of them (a value read only by it
+// is computed into its slice, so the concat's buffer has several writers;
+// one read again, repeated, or a graph input is copied). The exact search
+// must find the minimum over all topological orders.
+RC_GTEST_PROP(MemorySchedulerProperty, ExactIsOptimalWithInPlaceConcats, ()) {
+  std::vector<int> lengths;
+  std::string args, body;
+  int numInputs = *rc::gen::inRange(1, 3);
+  auto type = [](int length) {
+    return "tensor<" + std::to_string(length) + "xf32>";
+  };
+  for (int i = 0; i < numInputs; ++i) {
+    lengths.push_back(*rc::gen::inRange(1, 65));
+    args += (i ? ", %v" : "%v") + std::to_string(i) + ": " + type(lengths[i]);
+  }
+  int numOps = *rc::gen::inRange(1, 7);
+  for (int op = 0; op < numOps; ++op) {
+    int operand = *rc::gen::inRange(0, static_cast<int>(lengths.size()));
+    std::string t = type(lengths[operand]);
+    body += "  %v" + std::to_string(lengths.size()) + " = tosa.abs %v" +
+            std::to_string(operand) + " : (" + t + ") -> " + t + "\n";
+    lengths.push_back(lengths[operand]);
+  }
+  // The concat reads two to four values, mostly op results.
+  int count = *rc::gen::inRange(2, 5);
+  std::string names, types;
+  int total = 0;
+  for (int i = 0; i < count; ++i) {
+    int value = *rc::gen::inRange(0, 4) == 0
+                    ? *rc::gen::inRange(0, static_cast<int>(lengths.size()))
+                    : *rc::gen::inRange(numInputs,
+                                        static_cast<int>(lengths.size()));
+    names += (i ? ", %v" : "%v") + std::to_string(value);
+    types += (i ? ", " : "") + type(lengths[value]);
+    total += lengths[value];
+  }
+  body += "  %cat = tosa.concat " + names + " {axis = 0 : i32} : (" + types +
+          ") -> " + type(total) + "\n";
+  // Sometimes an op result is returned as well.
+  std::string results = "%cat", resultTypes = type(total);
+  if (*rc::gen::inRange(0, 3) == 0) {
+    int value = *rc::gen::inRange(0, static_cast<int>(lengths.size()));
+    results += ", %v" + std::to_string(value);
+    resultTypes += ", " + type(lengths[value]);
+  }
+  std::string text = "func.func @f(" + args + ") -> (" + resultTypes +
+                     ") {\n" + body + "  return " + results + " : " +
+                     resultTypes + "\n}\n";
+  RC_LOG() << text;
+  Parsed parsed;
+  RC_ASSERT(parsed.parse(text));
+  CostModelOptions model;
+  model.kind = MemoryModelKind::Lowering;
+  model.io = IOPlacement::Caller;
+  model.alignment = *rc::gen::element<int64_t>(1, 16, 64);
+  FailureOr<DataflowGraph> graph = DataflowGraph::build(parsed.func, model);
+  RC_ASSERT(succeeded(graph));
+  RC_PRE(graph->getNumNodes() <= 8u);
+  RC_CLASSIFY(llvm::any_of(graph->getBuffers(),
+                           [](const Buffer &buffer) {
+                             return !buffer.writers.empty();
+                           }),
+              "multi-writer concat");
   int64_t optimum = enumerateOptimum(*graph);
   ScheduleResult exact = scheduleForMemory(*graph, ScheduleAlgorithm::Exact);
   RC_ASSERT(graph->isValidOrder(exact.order));

@@ -52,6 +52,13 @@ struct Buffer {
   SmallVector<NodeId, 4> users;
   /// True if the buffer (or a view of it) is returned by the function.
   bool isGraphOutput = false;
+  /// Further nodes that write into the buffer besides `producer`; sorted,
+  /// unique. A concat's buffer (`value` is the concat's result) whose
+  /// operands are produced into their slices (getInPlaceConcat): the
+  /// producer is the first such operand's node, the writers the others and
+  /// the concat itself if it copies an operand. It is allocated by the first
+  /// writer to run (schedule::Buffer::writers).
+  SmallVector<NodeId, 2> writers;
 
   /// Returns true if the buffer is a function argument.
   bool isGraphInput() const { return !producer.has_value(); }
@@ -63,7 +70,8 @@ struct Node {
   Operation *op = nullptr;
   /// Buffers read by the node (through views resolved); sorted, unique.
   SmallVector<BufferId, 4> inputs;
-  /// Buffers the node defines. Empty for view-like nodes.
+  /// Buffers the node defines, or writes into (a concat's buffer). Empty for
+  /// view-like nodes.
   SmallVector<BufferId, 1> outputs;
   /// Nodes that must run before this one; sorted, unique.
   SmallVector<NodeId, 4> preds;

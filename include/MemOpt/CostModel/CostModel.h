@@ -224,6 +224,41 @@ struct OpWorkspace {
 OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
                                  int64_t outputBytes, int64_t alignment);
 
+/// Returns the `tosa.concat` whose buffer the lowering computes the result
+/// of \p op into, directly into its slice (an *in-place concat operand*), or
+/// null if the result gets a buffer of its own and the concat copies it.
+/// The rule: under `io=caller` (\p io), \p op's one result is read exactly
+/// once, as an operand of a `tosa.concat` of at most 16 operands in the same
+/// block whose result the function returns (more operands would make
+/// one-shot bufferization's analysis of the chain slow; the operand is not returned, not read by any
+/// other op and not repeated in the concat: nothing reads it outside the
+/// concat's buffer, which lives at least as long), \p op is not computed
+/// from weights only, and its lowering writes its result through the init
+/// of a destination-style op into a buffer of the result's type that
+/// nothing else shares: a `tosa.conv2d`, a `tosa.matmul`, a
+/// `tosa.transpose`, an unpadded `tosa.max_pool2d`, or an elementwise op
+/// (isElementwiseOp, a fused group's root included) that is not the rescale
+/// of an in-place depthwise convolution. An elementwise op that could
+/// overwrite a dying input (getOverwrittenValue) writes into the slice
+/// instead: the input dies at it either way, and its buffer then does not
+/// live on to the concat. Not views, slices, pads, concats,
+/// reductions, resizes, depthwise convolutions, average or padded poolings,
+/// whose result is a reshape of another buffer, whose lowering accumulates
+/// into a buffer of its own before it writes the result, or makes a copy of
+/// the input that the model folds into the output's allocation. Graph
+/// inputs are never operands produced in place (nothing produces them).
+/// The returned concat is the caller's buffer, live for the whole call, so
+/// writing into it never raises a step: every order holds at most the bytes
+/// it holds with the copy (the operand's own buffer is gone, and nothing is
+/// allocated in its place). An arena concat is not: its buffer would be
+/// allocated at the first producer instead of at the concat, which raises
+/// the steps in between (Liberis & Lane's Fig. 1 with io=arena: 5216 bytes
+/// against 4960), so it stays a copy. The model (DataflowGraph) makes the
+/// concat's buffer a multi-writer buffer; `mark-fused-elementwise` marks
+/// \p op (kIntoConcatSliceLocName) and `prepare-bufferization` makes its
+/// lowering write into the slice.
+Operation *getInPlaceConcat(Operation *op, IOPlacement io);
+
 /// Returns the multiply-accumulates of the TOSA op \p op: output elements
 /// times the products per element of a convolution (2-d or 3-d), depthwise
 /// convolution or matmul; 0 for every other op.

@@ -485,7 +485,20 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
       bufferization never writes into a caller's input (the C header declares
       inputs `const`);
     - a `tensor.empty` directly followed by a chain of `tensor.insert_slice`s
-      that tile it along one dimension (the lowering of a concat) becomes one
+      that tile it along one dimension (the lowering of a concat) whose
+      sources include the result of an op marked
+      `memopt.into_concat_slice` (by `mark-fused-elementwise`: the cost
+      model's `getInPlaceConcat`) is reordered so that the marked ops write
+      into their slices: the `tensor.empty` moves before the first marked
+      op's lowering, each marked source's insert right after it in the
+      scheduled order, and the init chain of each marked op (followed
+      through destination-style ops and `scf.for` inits to its
+      `tensor.empty`, cloned where shared, moved right before the op) starts
+      from a `tensor.extract_slice` of the concat's destination instead, so
+      one-shot bufferization computes it in a subview of the concat's buffer;
+      the other sources are still copied where the concat was. A marked op
+      whose init cannot be redirected is an error;
+    - any other such chain becomes one
       `tensor.concat` of the sources in offset order: the same buffer and
       copies at the same step, but one op for one-shot bufferization instead
       of a chain of in-place writes whose analysis grows as n^3;
@@ -803,7 +816,24 @@ def MarkFusedElementwisePass
     and the explicit `tosa.pad` (and slice of it) the model reads through
     such an op's window (`isPadFusedIntoWindow`);
     `fuse-rescale-accumulators{require-marks}` fuses exactly those chains.
+
+    And it marks every op whose result the model computes directly into its
+    slice of a concat's buffer (`getInPlaceConcat`, which depends on `io`:
+    the concat must be a returned caller-owned output) with
+    `"memopt.into_concat_slice"`; `prepare-bufferization` redirects the
+    lowering of exactly those ops into their slice.
   }];
+  let options = [
+    Option<"io", "io", "::mlir::memopt::IOPlacement",
+           /*default=*/"::mlir::memopt::IOPlacement::Arena",
+           "Where graph inputs and outputs live, as the memory model was "
+           "told (in-place concat operands need io=caller)",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::memopt::IOPlacement::Arena, "arena",
+                        "in the arena (default)"),
+             clEnumValN(::mlir::memopt::IOPlacement::Caller, "caller",
+                        "in the caller's buffers"))}]>,
+  ];
 }
 
 def FuseElementwiseGroupsPass

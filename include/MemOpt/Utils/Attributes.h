@@ -41,6 +41,15 @@ constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
 constexpr llvm::StringLiteral kFusedAccumulatorLocName =
     "memopt.fused_accumulator";
 
+/// Metadata of the `FusedLoc` with which `mark-fused-elementwise` wraps the
+/// location of every TOSA op whose result the memory model computes directly
+/// into its slice of a concat's buffer (getInPlaceConcat). The location
+/// survives TOSA to linalg, and `prepare-bufferization` redirects the init of
+/// the marked op's lowering into the slice (a marked op it cannot redirect
+/// is an error).
+constexpr llvm::StringLiteral kIntoConcatSliceLocName =
+    "memopt.into_concat_slice";
+
 /// Integer attribute on an elementwise `linalg.generic` at the top level of a
 /// function: the number of the input (among its DPS inputs) whose buffer the
 /// result may take over, because the input dies there (canOverwriteOperand).
