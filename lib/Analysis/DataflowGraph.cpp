@@ -460,13 +460,7 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     // lowering copies a returned slice too: a strided view cannot be a
     // function result, so bufferization copies it into a buffer of its own.
     bool isCopiedSlice =
-        isLowering()
-            ? isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
-                  llvm::any_of(op.getUsers(),
-                               [](Operation *user) {
-                                 return user->hasTrait<OpTrait::ReturnLike>();
-                               })
-            : isa<tosa::SliceOp>(op);
+        isLowering() ? memopt::isCopiedSlice(&op) : isa<tosa::SliceOp>(op);
     bool isView = isViewOp(&op) && !isCopiedSlice &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
     if (failed(addNode(&op, isView)))

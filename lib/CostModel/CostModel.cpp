@@ -48,6 +48,13 @@ bool mlir::memopt::isViewOp(Operation *op) {
              tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);
 }
 
+bool mlir::memopt::isCopiedSlice(Operation *op) {
+  return isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
+         llvm::any_of(op->getUsers(), [](Operation *user) {
+           return user->hasTrait<OpTrait::ReturnLike>();
+         });
+}
+
 bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
   if (input.getType() != resultType)
     return false;

@@ -78,6 +78,13 @@ std::optional<IOPlacement> parseIOPlacement(StringRef name);
 /// which becomes a strided view): it allocates nothing.
 bool isViewOp(Operation *op);
 
+/// Returns true if the slice \p op (a `tosa.slice` or `tensor.extract_slice`)
+/// is copied into a buffer of its own at its step: the function returns it,
+/// and a strided view cannot be a function result. The model counts the copy
+/// as the slice's output; `prepare-bufferization` makes it right after the
+/// slice (every user then reads the copy), where the schedule put the slice.
+bool isCopiedSlice(Operation *op);
+
 /// Returns true if the lowering may write the result of an elementwise op of
 /// type \p resultType over its operand \p input: same type, and \p input is
 /// read by this op only and computed by an op that is not a constant, maybe
