@@ -200,6 +200,9 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     operands = getFusedGroupInputs(op, &node.fusedOps);
   else
     operands.assign(op->operand_begin(), op->operand_end());
+  // A pad merged with the pads before it pads their source.
+  if (isLowering() && isa<tosa::PadOp>(op))
+    operands.front() = getMergedPadSource(op);
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       if (fusedAccumulators.contains(def)) {
@@ -210,7 +213,8 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
           Operation *window = accOperand.getDefiningOp();
           while (window && fusedAccumulators.contains(window)) {
             windowOps.push_back(window);
-            accOperand = window->getOperand(0);
+            accOperand = isa<tosa::PadOp>(window) ? getMergedPadSource(window)
+                                                   : window->getOperand(0);
             llvm::append_range(operands,
                                llvm::drop_begin(window->getOperands()));
             window = accOperand.getDefiningOp();
@@ -453,8 +457,9 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       fusedAccumulators.insert(&op);
       continue;
     }
-    // Computed inside the node of its group's root.
-    if (isLowering() && isFusedIntoConsumer(&op))
+    // Computed inside the node of its group's root; a pad merged into the
+    // pads that read it is never built.
+    if (isLowering() && (isFusedIntoConsumer(&op) || isPadMergedIntoUsers(&op)))
       continue;
     // The canonical model copies slices, as the papers count them. The
     // lowering copies a returned slice too: a strided view cannot be a

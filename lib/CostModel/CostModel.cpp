@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -305,6 +306,34 @@ static bool feedsFusedAccumulator(Value value) {
   Operation *user = *value.user_begin();
   return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(user) &&
          user->getOperand(0) == value && isFusedAccumulator(user);
+}
+
+/// Returns the constant padding value of the `tosa.pad` \p pad, or null.
+static Attribute getConstantPadValue(tosa::PadOp pad) {
+  DenseElementsAttr value;
+  if (!matchPattern(pad.getPadConst(), m_Constant(&value)) ||
+      !value.isSplat())
+    return {};
+  return value.getSplatValue<Attribute>();
+}
+
+Value mlir::memopt::getMergedPadSource(Operation *op) {
+  auto pad = cast<tosa::PadOp>(op);
+  Attribute value = getConstantPadValue(pad);
+  auto inner = pad.getInput1().getDefiningOp<tosa::PadOp>();
+  if (!value || !inner || getConstantPadValue(inner) != value)
+    return pad.getInput1();
+  return getMergedPadSource(inner);
+}
+
+bool mlir::memopt::isPadMergedIntoUsers(Operation *op) {
+  auto pad = dyn_cast<tosa::PadOp>(op);
+  if (!pad || pad->use_empty())
+    return false;
+  return llvm::all_of(pad->getUsers(), [&](Operation *user) {
+    return isa<tosa::PadOp>(user) && user->getOperand(0) == pad.getResult() &&
+           getMergedPadSource(user) != pad.getResult();
+  });
 }
 
 bool mlir::memopt::isPadFusedIntoWindow(Operation *op) {

@@ -150,6 +150,17 @@ getFusedGroupInputs(Operation *root,
 /// (isFusedIntoConsumer): \p op is the root of a fused group.
 bool isFusedGroupRoot(Operation *op);
 
+/// Returns the tensor the `tosa.pad` \p pad pads in the lowering: its input,
+/// or, when that input is itself a `tosa.pad` with the same constant padding
+/// value, that pad's source (recursively). The canonicalization of
+/// `tensor.pad` merges such consecutive pads into one pad of the first
+/// source; the inner pad is built only for its other users.
+Value getMergedPadSource(Operation *pad);
+
+/// Returns true if every user of the `tosa.pad` \p op is a pad merged with
+/// it (getMergedPadSource): the lowering never builds its result.
+bool isPadMergedIntoUsers(Operation *op);
+
 /// Returns true if the explicit `tosa.pad` \p op is read only by a fused
 /// accumulator, which reads it through a padded window per pixel: the
 /// padded tensor is never built.
