@@ -200,9 +200,17 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     operands = getFusedGroupInputs(op, &node.fusedOps);
   else
     operands.assign(op->operand_begin(), op->operand_end());
-  // A pad merged with the pads before it pads their source.
-  if (isLowering() && isa<tosa::PadOp>(op))
+  // A pad merged with the pads before it pads their source. It still runs
+  // after those of them that are built for other users: it reads them in
+  // the TOSA the schedule reorders.
+  if (isLowering() && isa<tosa::PadOp>(op)) {
     operands.front() = getMergedPadSource(op);
+    for (Operation *inner = op->getOperand(0).getDefiningOp();
+         inner && inner->getResult(0) != operands.front();
+         inner = inner->getOperand(0).getDefiningOp())
+      if (std::optional<NodeId> pred = graph.lookupNode(inner))
+        node.preds.push_back(*pred);
+  }
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       if (fusedAccumulators.contains(def)) {
