@@ -470,8 +470,7 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     if (isLowering() && (isFusedIntoConsumer(&op) || isPadMergedIntoUsers(&op)))
       continue;
     // The canonical model copies slices, as the papers count them. The
-    // lowering copies a returned slice too: a strided view cannot be a
-    // function result, so bufferization copies it into a buffer of its own.
+    // lowering copies a slice that is returned or reshaped (isCopiedSlice).
     bool isCopiedSlice =
         isLowering() ? memopt::isCopiedSlice(&op) : isa<tosa::SliceOp>(op);
     bool isView = isViewOp(&op) && !isCopiedSlice &&
@@ -502,8 +501,8 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     if (!bytes)
       continue;
     graph.pinnedBytes += *bytes;
-    if (!id || graph.buffers[*id].isGraphInput() ||
-        !movedOut.insert(*id).second)
+    // A buffer returned again is copied from its caller buffer.
+    if (!id || graph.buffers[*id].isGraphInput() || movedOut.contains(*id))
       continue;
     // The ops that overwrite their input on the way share one allocation,
     // that of the first of them. When that allocation has the output's type,
@@ -538,7 +537,10 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
          !getInPlaceDepthwise(depthwise)))
       continue;
     // The output is written into the caller's buffer, and so is every
-    // elementwise op's input that it overwrites on the way.
+    // elementwise op's input that it overwrites on the way. (A buffer
+    // returned first as a reshape of another shape, which is copied, moves
+    // when it is returned as itself.)
+    movedOut.insert(*id);
     for (std::optional<BufferId> buffer = id; buffer;
          buffer = overwrittenBuffer(*buffer))
       graph.buffers[*buffer].bytes = 0;

@@ -52,7 +52,9 @@ bool mlir::memopt::isViewOp(Operation *op) {
 bool mlir::memopt::isCopiedSlice(Operation *op) {
   return isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
          llvm::any_of(op->getUsers(), [](Operation *user) {
-           return user->hasTrait<OpTrait::ReturnLike>();
+           return user->hasTrait<OpTrait::ReturnLike>() ||
+                  isa<tosa::ReshapeOp, tensor::ExpandShapeOp,
+                      tensor::CollapseShapeOp>(user);
          });
 }
 
