@@ -470,7 +470,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     if (isLowering() && (isFusedIntoConsumer(&op) || isPadMergedIntoUsers(&op)))
       continue;
     // The canonical model copies slices, as the papers count them. The
-    // lowering copies a slice that is returned or reshaped (isCopiedSlice).
+    // lowering copies a slice that is returned, maybe through reshapes
+    // (isCopiedSlice).
     bool isCopiedSlice =
         isLowering() ? memopt::isCopiedSlice(&op) : isa<tosa::SliceOp>(op);
     bool isView = isViewOp(&op) && !isCopiedSlice &&

@@ -49,13 +49,20 @@ bool mlir::memopt::isViewOp(Operation *op) {
              tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);
 }
 
+/// Returns true if \p value is returned, maybe through reshapes.
+static bool isReturnedThroughReshapes(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    if (user->hasTrait<OpTrait::ReturnLike>())
+      return true;
+    return isa<tosa::ReshapeOp, tensor::ExpandShapeOp,
+               tensor::CollapseShapeOp>(user) &&
+           isReturnedThroughReshapes(user->getResult(0));
+  });
+}
+
 bool mlir::memopt::isCopiedSlice(Operation *op) {
   return isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
-         llvm::any_of(op->getUsers(), [](Operation *user) {
-           return user->hasTrait<OpTrait::ReturnLike>() ||
-                  isa<tosa::ReshapeOp, tensor::ExpandShapeOp,
-                      tensor::CollapseShapeOp>(user);
-         });
+         isReturnedThroughReshapes(op->getResult(0));
 }
 
 bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {

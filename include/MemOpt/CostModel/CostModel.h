@@ -79,10 +79,9 @@ std::optional<IOPlacement> parseIOPlacement(StringRef name);
 bool isViewOp(Operation *op);
 
 /// Returns true if the slice \p op (a `tosa.slice` or `tensor.extract_slice`)
-/// is copied into a buffer of its own at its step: the function returns it
-/// (a strided view cannot be a function result), or a reshape reads it (a
-/// reshape of a strided view is in general no view; bufferization would copy
-/// it at the reshape). The model counts the copy as the slice's output;
+/// is copied into a buffer of its own at its step: the function returns it,
+/// maybe through reshapes (a strided view, or a reshape of one, cannot be a
+/// function result; bufferization would copy it at the return). The model counts the copy as the slice's output;
 /// `prepare-bufferization` makes it right after the slice (every user then
 /// reads the copy), where the schedule put the slice.
 bool isCopiedSlice(Operation *op);
