@@ -204,7 +204,9 @@ inline int64_t bruteForcePeak(const GenFunction &fn,
 
 /// Brute force of the canonical model: for each step of \p order (step
 /// indices of \p fn), adds up every buffer whose producer has run and whose
-/// last reader (or the end, for outputs) has not.
+/// last reader (or the end, for outputs) has not. An input nobody reads or
+/// returns is live at the entry only, with the other inputs: the first step
+/// holds at least the bytes of all inputs.
 inline std::vector<int64_t> bruteForceLiveBytes(const GenFunction &fn,
                                                 const std::vector<int> &order) {
   int numSteps = order.size();
@@ -212,22 +214,34 @@ inline std::vector<int64_t> bruteForceLiveBytes(const GenFunction &fn,
   for (int i = 0; i < numSteps; ++i)
     position[order[i]] = i;
   std::vector<int64_t> live(numSteps, 0);
+  int64_t entry = 0;
   for (int buffer = 0, e = fn.values.size(); buffer < e; ++buffer) {
     const GenValue &value = fn.values[buffer];
     if (value.isWeight || value.root != buffer)
       continue;
     int start = value.step < 0 ? 0 : position[value.step];
     int end = start;
+    bool used = false;
     for (int s = 0; s < numSteps; ++s)
       for (int operand : fn.steps[s].operands)
-        if (!fn.values[operand].isWeight && fn.values[operand].root == buffer)
+        if (!fn.values[operand].isWeight && fn.values[operand].root == buffer) {
           end = std::max(end, position[s]);
+          used = true;
+        }
     for (int output : fn.outputs)
-      if (!fn.values[output].isWeight && fn.values[output].root == buffer)
+      if (!fn.values[output].isWeight && fn.values[output].root == buffer) {
         end = numSteps - 1;
+        used = true;
+      }
+    if (value.step < 0)
+      entry += 4 * value.length;
+    if (value.step < 0 && !used)
+      continue;
     for (int s = start; s <= end && s < numSteps; ++s)
       live[s] += 4 * value.length;
   }
+  if (numSteps > 0)
+    live[0] = std::max(live[0], entry);
   return live;
 }
 

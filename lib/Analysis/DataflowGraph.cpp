@@ -205,6 +205,17 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     operands = getFusedGroupInputs(op, &node.fusedOps);
   else
     operands.assign(op->operand_begin(), op->operand_end());
+  // A pad merged with the pads before it pads their source. It still runs
+  // after those of them that are built for other users: it reads them in
+  // the TOSA the schedule reorders.
+  if (isLowering() && isa<tosa::PadOp>(op)) {
+    operands.front() = getMergedPadSource(op);
+    for (Operation *inner = op->getOperand(0).getDefiningOp();
+         inner && inner->getResult(0) != operands.front();
+         inner = inner->getOperand(0).getDefiningOp())
+      if (std::optional<NodeId> pred = graph.lookupNode(inner))
+        node.preds.push_back(*pred);
+  }
   for (Value operand : op->getOperands())
     if (Operation *def = operand.getDefiningOp())
       if (fusedAccumulators.contains(def)) {
@@ -215,7 +226,8 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
           Operation *window = accOperand.getDefiningOp();
           while (window && fusedAccumulators.contains(window)) {
             windowOps.push_back(window);
-            accOperand = window->getOperand(0);
+            accOperand = isa<tosa::PadOp>(window) ? getMergedPadSource(window)
+                                                   : window->getOperand(0);
             llvm::append_range(operands,
                                llvm::drop_begin(window->getOperands()));
             window = accOperand.getDefiningOp();
@@ -486,20 +498,15 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       fusedAccumulators.insert(&op);
       continue;
     }
-    // Computed inside the node of its group's root.
-    if (isLowering() && isFusedIntoConsumer(&op))
+    // Computed inside the node of its group's root; a pad merged into the
+    // pads that read it is never built.
+    if (isLowering() && (isFusedIntoConsumer(&op) || isPadMergedIntoUsers(&op)))
       continue;
     // The canonical model copies slices, as the papers count them. The
-    // lowering copies a returned slice too: a strided view cannot be a
-    // function result, so bufferization copies it into a buffer of its own.
+    // lowering copies a slice that is returned, maybe through reshapes
+    // (isCopiedSlice).
     bool isCopiedSlice =
-        isLowering()
-            ? isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
-                  llvm::any_of(op.getUsers(),
-                               [](Operation *user) {
-                                 return user->hasTrait<OpTrait::ReturnLike>();
-                               })
-            : isa<tosa::SliceOp>(op);
+        isLowering() ? memopt::isCopiedSlice(&op) : isa<tosa::SliceOp>(op);
     bool isView = isViewOp(&op) && !isCopiedSlice &&
                   graph.lookupBuffer(op.getOperand(0)).has_value();
     // A concat whose every operand was produced into its slice copies
@@ -538,8 +545,8 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     if (!bytes)
       continue;
     graph.pinnedBytes += *bytes;
-    if (!id || graph.buffers[*id].isGraphInput() ||
-        !movedOut.insert(*id).second)
+    // A buffer returned again is copied from its caller buffer.
+    if (!id || graph.buffers[*id].isGraphInput() || movedOut.contains(*id))
       continue;
     // The ops that overwrite their input on the way share one allocation,
     // that of the first of them. When that allocation has the output's type,
@@ -577,7 +584,10 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
          !getInPlaceDepthwise(depthwise)))
       continue;
     // The output is written into the caller's buffer, and so is every
-    // elementwise op's input that it overwrites on the way.
+    // elementwise op's input that it overwrites on the way. (A buffer
+    // returned first as a reshape of another shape, which is copied, moves
+    // when it is returned as itself.)
+    movedOut.insert(*id);
     for (std::optional<BufferId> buffer = id; buffer;
          buffer = overwrittenBuffer(*buffer))
       graph.buffers[*buffer].bytes = 0;

@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
@@ -59,6 +60,22 @@ int64_t mlir::memopt::getArenaBytes(int64_t storageBytes, int64_t alignment) {
 bool mlir::memopt::isViewOp(Operation *op) {
   return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp,
              tensor::CastOp, tosa::SliceOp, tensor::ExtractSliceOp>(op);
+}
+
+/// Returns true if \p value is returned, maybe through reshapes.
+static bool isReturnedThroughReshapes(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    if (user->hasTrait<OpTrait::ReturnLike>())
+      return true;
+    return isa<tosa::ReshapeOp, tensor::ExpandShapeOp,
+               tensor::CollapseShapeOp>(user) &&
+           isReturnedThroughReshapes(user->getResult(0));
+  });
+}
+
+bool mlir::memopt::isCopiedSlice(Operation *op) {
+  return isa<tosa::SliceOp, tensor::ExtractSliceOp>(op) &&
+         isReturnedThroughReshapes(op->getResult(0));
 }
 
 bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
@@ -311,6 +328,34 @@ static bool feedsFusedAccumulator(Value value) {
   Operation *user = *value.user_begin();
   return isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(user) &&
          user->getOperand(0) == value && isFusedAccumulator(user);
+}
+
+/// Returns the constant padding value of the `tosa.pad` \p pad, or null.
+static Attribute getConstantPadValue(tosa::PadOp pad) {
+  DenseElementsAttr value;
+  if (!matchPattern(pad.getPadConst(), m_Constant(&value)) ||
+      !value.isSplat())
+    return {};
+  return value.getSplatValue<Attribute>();
+}
+
+Value mlir::memopt::getMergedPadSource(Operation *op) {
+  auto pad = cast<tosa::PadOp>(op);
+  Attribute value = getConstantPadValue(pad);
+  auto inner = pad.getInput1().getDefiningOp<tosa::PadOp>();
+  if (!value || !inner || getConstantPadValue(inner) != value)
+    return pad.getInput1();
+  return getMergedPadSource(inner);
+}
+
+bool mlir::memopt::isPadMergedIntoUsers(Operation *op) {
+  auto pad = dyn_cast<tosa::PadOp>(op);
+  if (!pad || pad->use_empty())
+    return false;
+  return llvm::all_of(pad->getUsers(), [&](Operation *user) {
+    return isa<tosa::PadOp>(user) && user->getOperand(0) == pad.getResult() &&
+           getMergedPadSource(user) != pad.getResult();
+  });
 }
 
 bool mlir::memopt::isPadFusedIntoWindow(Operation *op) {

@@ -196,8 +196,14 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   pm.addNestedPass<func::FuncOp>(createSplitConcatsPass());
   pm.addPass(tosa::createTosaValidation(tosa::TosaValidationOptions{}));
   pm.addNestedPass<func::FuncOp>(createInPlaceDepthwisePass());
-  tosa::addTosaToLinalgPasses(pm, TosaToLinalgOptions{},
-                              TosaToLinalgNamedOptions{},
+  // Without TOSA's optional decompositions: they rewrite a 1x1 depthwise
+  // convolution into elementwise ops whose i32 result is a whole tensor,
+  // where the memory model fuses its accumulator (isFusedAccumulator) or
+  // counts a 4-d output (found by the pass fuzzer). As a convolution it is
+  // fused and bufferized like every other depthwise convolution.
+  TosaToLinalgOptions toLinalg;
+  toLinalg.disableTosaDecompositions = true;
+  tosa::addTosaToLinalgPasses(pm, toLinalg, TosaToLinalgNamedOptions{},
                               /*validationOptions=*/std::nullopt);
   if (failed(addText(
           pm,

@@ -88,6 +88,28 @@ static void copyDuplicateResults(func::FuncOp func) {
   }
 }
 
+/// Copies every slice the function returns (isCopiedSlice) into a tensor of
+/// its own right after it, where the schedule put it, and lets every user
+/// read the copy: bufferization would otherwise copy the strided view at the
+/// return, keeping the sliced buffer live to the end.
+static void copyReturnedSlices(func::FuncOp func) {
+  SmallVector<tensor::ExtractSliceOp> slices;
+  func.walk([&](tensor::ExtractSliceOp slice) {
+    if (isCopiedSlice(slice))
+      slices.push_back(slice);
+  });
+  for (tensor::ExtractSliceOp slice : slices) {
+    RankedTensorType type = slice.getType();
+    OpBuilder builder(slice->getContext());
+    builder.setInsertionPointAfter(slice);
+    Value empty = tensor::EmptyOp::create(
+        builder, slice.getLoc(), type.getShape(), type.getElementType());
+    auto copy = linalg::CopyOp::create(builder, slice.getLoc(),
+                                       slice.getResult(), empty);
+    slice.getResult().replaceAllUsesExcept(copy.getResult(0), copy);
+  }
+}
+
 /// Returns the tensor.concat that \p chain (insert_slices, each into the
 /// previous one's result, the first into a `tensor.empty` of \p type) amounts
 /// to: the dimension along which the slices tile the whole tensor and the
@@ -349,6 +371,7 @@ struct PrepareBufferizationPass
     if (failed(writeOperandsIntoSlices(func)))
       return signalPassFailure();
     formConcats(func);
+    copyReturnedSlices(func);
     if (copyDuplicateResults)
       ::copyDuplicateResults(func);
     if (!inPlaceElementwise)

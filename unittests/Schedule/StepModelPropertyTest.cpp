@@ -285,10 +285,21 @@ std::vector<int64_t> bruteForceSteps(const Problem &problem,
     if (buffer.isGraphOutput || buffer.pinned)
       last[b] = n - 1;
   }
+  // Unread, unkept inputs are live at the entry only, with the other
+  // inputs and the pinned buffers; the first step holds at least the entry.
+  auto isUnusedInput = [&](BufferId b) {
+    const Buffer &buffer = problem.getBuffer(b);
+    return !buffer.producer && buffer.readers.empty() &&
+           !buffer.isGraphOutput && !buffer.pinned;
+  };
+  int64_t entry = 0;
+  for (BufferId b = 0; b < problem.getNumBuffers(); ++b)
+    if (!problem.getBuffer(b).producer || problem.getBuffer(b).pinned)
+      entry += problem.getBuffer(b).bytes;
   std::vector<int64_t> live(n, 0);
   for (size_t step = 0; step < n; ++step) {
     for (BufferId b = 0; b < problem.getNumBuffers(); ++b)
-      if (first[b] <= step && step <= last[b])
+      if (first[b] <= step && step <= last[b] && !isUnusedInput(b))
         live[step] += problem.getBuffer(b).bytes;
     const Node &node = problem.getNode(order[step]);
     live[step] += node.workspaceBytes;
@@ -306,6 +317,7 @@ std::vector<int64_t> bruteForceSteps(const Problem &problem,
         live[step] -= std::min(node.inPlaceSaving, allocated);
     }
   }
+  live[0] = std::max(live[0], entry);
   return live;
 }
 
@@ -935,13 +947,18 @@ std::vector<NodeId> naiveGreedyOrder(const Problem &problem) {
           if (info.inPlaceInput == input)
             step -= std::min(info.inPlaceSaving, allocated);
         }
-      // Unread, unkept inputs are live at the first step only.
-      if (order.empty())
+      // Unread, unkept inputs are live at the entry only: the first step
+      // holds at least the bytes before it.
+      if (order.empty()) {
         for (BufferId b = 0; b < problem.getNumBuffers(); ++b) {
           const Buffer &buffer = problem.getBuffer(b);
-          if (!buffer.producer && buffer.readers.empty() && !keeps(b))
+          if (!buffer.producer && buffer.readers.empty() && !keeps(b)) {
             after -= buffer.bytes;
+            step -= buffer.bytes;
+          }
         }
+        step = std::max(step, before);
+      }
       if (best < 0 || std::tie(step, after) < std::tie(bestStep, bestAfter)) {
         best = node;
         bestStep = step;

@@ -95,6 +95,14 @@ int64_t getArenaBytes(int64_t storageBytes, int64_t alignment);
 /// which becomes a strided view): it allocates nothing.
 bool isViewOp(Operation *op);
 
+/// Returns true if the slice \p op (a `tosa.slice` or `tensor.extract_slice`)
+/// is copied into a buffer of its own at its step: the function returns it,
+/// maybe through reshapes (a strided view, or a reshape of one, cannot be a
+/// function result; bufferization would copy it at the return). The model counts the copy as the slice's output;
+/// `prepare-bufferization` makes it right after the slice (every user then
+/// reads the copy), where the schedule put the slice.
+bool isCopiedSlice(Operation *op);
+
 /// Returns true if the lowering may write the result of an elementwise op of
 /// type \p resultType over its operand \p input: same type, and \p input is
 /// read by this op only and computed by an op that is not a constant, maybe
@@ -159,6 +167,17 @@ getFusedGroupInputs(Operation *root,
 /// Returns true if an operand of \p op is computed by an op fused into it
 /// (isFusedIntoConsumer): \p op is the root of a fused group.
 bool isFusedGroupRoot(Operation *op);
+
+/// Returns the tensor the `tosa.pad` \p pad pads in the lowering: its input,
+/// or, when that input is itself a `tosa.pad` with the same constant padding
+/// value, that pad's source (recursively). The canonicalization of
+/// `tensor.pad` merges such consecutive pads into one pad of the first
+/// source; the inner pad is built only for its other users.
+Value getMergedPadSource(Operation *pad);
+
+/// Returns true if every user of the `tosa.pad` \p op is a pad merged with
+/// it (getMergedPadSource): the lowering never builds its result.
+bool isPadMergedIntoUsers(Operation *op);
 
 /// Returns true if the explicit `tosa.pad` \p op is read only by a fused
 /// accumulator, which reads it through a padded window per pixel: the

@@ -12,8 +12,9 @@
 // The rule (docs/MemoryModel.md): before the first step, the graph inputs
 // that some node reads, the kept inputs and the pinned buffers are live. The
 // step that runs node v holds the bytes live before it, v's outputs and
-// workspace, and (on the first step only) the inputs nobody reads; if v's
-// in-place input dies at v, the step holds v's in-place saving less.
+// workspace; if v's in-place input dies at v, the step holds v's in-place
+// saving less. The inputs nobody reads are live at the entry only: the first
+// step holds at least the bytes before it and those inputs.
 // After the step, the inputs whose last reader is v are freed (unless kept:
 // returned, read by a later segment or pinned), and v's outputs that are read
 // or kept stay live. Pinned buffers count at every step and never die.
@@ -24,6 +25,8 @@
 #define MEMOPT_SCHEDULE_STEPMODEL_H
 
 #include "MemOpt/Schedule/Problem.h"
+
+#include <algorithm>
 
 namespace mlir {
 namespace memopt {
@@ -138,7 +141,7 @@ public:
             IsLastReader &&isLastReader, int64_t &atStep,
             int64_t &afterStep) const {
     const LocalNode &info = localNodes[node];
-    atStep = mem + info.stepBytes + (isFirst ? unusedInputBytes : 0);
+    atStep = mem + info.stepBytes;
     afterStep = mem + info.keptBytes;
     for (unsigned input : info.inputs) {
       if (buffers[input].kept || !isLastReader(input))
@@ -147,6 +150,10 @@ public:
       if (static_cast<int>(input) == info.inPlaceInput)
         atStep -= info.inPlaceSaving;
     }
+    // The inputs nobody reads are live at the entry only, with the others:
+    // the first node's buffers may reuse their bytes.
+    if (isFirst)
+      atStep = std::max(atStep, mem + unusedInputBytes);
   }
 
   /// Returns the local id of node \p global, or -1 outside the segment.

@@ -502,6 +502,11 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
       `tensor.concat` of the sources in offset order: the same buffer and
       copies at the same step, but one op for one-shot bufferization instead
       of a chain of in-place writes whose analysis grows as n^3;
+    - a `tensor.extract_slice` the function returns, maybe through reshapes
+      (`isCopiedSlice` of the cost model), is copied (`linalg.copy` into a `tensor.empty`) right after
+      it, and every user reads the copy: the copy is made where the schedule
+      put the slice, not at the return, so the sliced buffer dies where the
+      model says;
     - with `copy-duplicate-results=true` (for `io=caller`), a value the
       function returns more than once is copied for each further result, so
       every result has a buffer of its own to become the caller's;
