@@ -96,14 +96,27 @@ public:
   Value address(Value base, Value offset) {
     return LLVM::GEPOp::create(b, loc, ptr, i8, base, ValueRange{offset});
   }
-  /// Four bytes at \p base + \p offset as an i32 (an unaligned load).
-  Value loadWord(Value base, Value offset) {
-    return LLVM::LoadOp::create(b, loc, i32, address(base, offset),
+  /// The address of byte \p offset + \p constantOffset after \p base, the
+  /// constant in a GEP of its own (an immediate offset of the load).
+  Value address(Value base, Value offset, int64_t constantOffset) {
+    Value dynamic = address(base, offset);
+    if (constantOffset == 0)
+      return dynamic;
+    return LLVM::GEPOp::create(b, loc, ptr, i8, dynamic,
+                               ArrayRef<LLVM::GEPArg>{constantOffset});
+  }
+  /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
+  /// unaligned load).
+  Value loadWord(Value base, Value offset, int64_t constantOffset = 0) {
+    return LLVM::LoadOp::create(b, loc, i32,
+                                address(base, offset, constantOffset),
                                 /*alignment=*/1);
   }
-  /// The int8 at \p base + \p offset, sign-extended to i32.
-  Value loadByte(Value base, Value offset) {
-    Value byte = LLVM::LoadOp::create(b, loc, i8, address(base, offset), 1);
+  /// The int8 at \p base + \p offset (+ \p constantOffset), sign-extended
+  /// to i32.
+  Value loadByte(Value base, Value offset, int64_t constantOffset = 0) {
+    Value byte = LLVM::LoadOp::create(b, loc, i8,
+                                      address(base, offset, constantOffset), 1);
     return arith::ExtSIOp::create(b, loc, i32, byte);
   }
 
@@ -600,16 +613,18 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
             // Output channels [first, first + width) of one pixel.
             auto emitBlock = [&](KernelBuilder &kb, Value first,
                                  int64_t width) {
-              SmallVector<Value> ocs, accs, filterBases;
+              SmallVector<Value> ocs, accs;
               for (int64_t j = 0; j < width; ++j) {
                 Value oc = kb.add(first, kb.constant(j));
                 ocs.push_back(oc);
                 accs.push_back(memref::LoadOp::create(
                     kb.b, kb.loc, output,
                     getOutputIndices(kb, {n, oh, ow, oc})));
-                filterBases.push_back(
-                    kb.addScaled(filter->offset, oc, filter->strides[0]));
               }
+              // The block's filter rows, output channel j at a constant
+              // j * strides[0] after the first (immediate load offsets).
+              Value filterBlock =
+                  kb.addScaled(filter->offset, first, filter->strides[0]);
               accs = forWithAccs(
                   kb, 0, kh, 1, accs,
                   [&](KernelBuilder &kb, Value y, ValueRange accs) {
@@ -633,12 +648,10 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                       Value inTap = kb.addScaled(
                                           inRow, x,
                                           parts->dilationW * in->strides[2]);
-                                      SmallVector<Value> filterTaps;
-                                      for (Value base : filterBases)
-                                        filterTaps.push_back(kb.addScaled(
-                                            kb.addScaled(base, y,
-                                                         filter->strides[1]),
-                                            x, filter->strides[2]));
+                                      Value filterTap = kb.addScaled(
+                                          kb.addScaled(filterBlock, y,
+                                                       filter->strides[1]),
+                                          x, filter->strides[2]);
                                       // Four input channels per step: 2
                                       // widenings of the input word, then per
                                       // output channel 2 widenings and 2
@@ -654,11 +667,12 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                             Value odd = kb.sadd16(
                                                 kb.sxtb16Odd(word), inZp);
                                             SmallVector<Value> next;
-                                            for (auto [acc, tap] :
-                                                 llvm::zip(accs, filterTaps)) {
-                                              Value w =
-                                                  kb.loadWord(filter->base,
-                                                              kb.add(tap, ic));
+                                            Value tap = kb.add(filterTap, ic);
+                                            for (auto [j, acc] :
+                                                 llvm::enumerate(accs)) {
+                                              Value w = kb.loadWord(
+                                                  filter->base, tap,
+                                                  j * filter->strides[0]);
                                               Value wEven = kb.sadd16(
                                                   kb.sxtb16(w), filterZp);
                                               Value wOdd = kb.sadd16(
@@ -687,15 +701,16 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                                         in->strides[3])),
                                                 inZpScalar);
                                             SmallVector<Value> next;
-                                            for (auto [acc, tap] :
-                                                 llvm::zip(accs, filterTaps)) {
+                                            Value tap = kb.addScaled(
+                                                filterTap, ic,
+                                                filter->strides[3]);
+                                            for (auto [j, acc] :
+                                                 llvm::enumerate(accs)) {
                                               Value wv = arith::SubIOp::create(
                                                   kb.b, kb.loc,
                                                   kb.loadByte(
-                                                      filter->base,
-                                                      kb.addScaled(
-                                                          tap, ic,
-                                                          filter->strides[3])),
+                                                      filter->base, tap,
+                                                      j * filter->strides[0]),
                                                   filterZpScalar);
                                               next.push_back(
                                                   kb.add(acc, kb.mul(xv, wv)));
