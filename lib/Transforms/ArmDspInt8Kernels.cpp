@@ -1073,7 +1073,8 @@ namespace {
 /// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
 /// since |P| < 2^62,
 ///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
+///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1)
+///                  = (y >> 1) + (y & 1),  y = t >> (s - 32),
 /// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
 /// shifts are in [0, 31], so no shift is out of range.
 struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
@@ -1133,15 +1134,14 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
                                kb.constant(31)));
     Value shift =
         arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
-    Value quotient = arith::ShRSIOp::create(
+    // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
+    // is y & 1.
+    Value y = arith::ShRSIOp::create(
         rewriter, kb.loc, t,
-        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(31)));
-    Value roundBit = arith::AndIOp::create(
-        rewriter, kb.loc,
-        arith::ShRSIOp::create(
-            rewriter, kb.loc, t,
-            arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32))),
-        kb.constant(1));
+        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32)));
+    Value quotient =
+        arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
     rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
     return success();
   }

@@ -139,7 +139,8 @@ func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x
 
 // The rounding multiply of a rescale with constant shifts in [32, 62]
 // becomes 32-bit: one widening multiply, t = (hi << 1) | (lo >> 31), then
-// (t >> (s - 31)) + ((t >> (s - 32)) & 1). Shift 31 (below 32) stays 64-bit.
+// (t >> (s - 31)) + ((t >> (s - 32)) & 1), computed as (y >> 1) + (y & 1)
+// with y = t >> (s - 32). Shift 31 (below 32) stays 64-bit.
 // CHECK-LABEL: func.func @rescale
 // CHECK: linalg.generic
 // CHECK-NOT: i64
@@ -148,11 +149,10 @@ func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x
 // CHECK: %[[SHR:.*]] = arith.shrui %[[LO]], %{{.*}} : i32
 // CHECK: %[[T:.*]] = arith.ori %[[SHL]], %[[SHR]] : i32
 // CHECK: %[[S:.*]] = arith.extui %{{.*}} : i8 to i32
-// CHECK: %[[S31:.*]] = arith.subi %[[S]], %{{.*}} : i32
-// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[S31]] : i32
-// CHECK: %[[S32:.*]] = arith.subi %[[S]], %{{.*}} : i32
-// CHECK: %[[B:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
-// CHECK: %[[BIT:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK: %[[S32:.*]] = arith.subi %[[S]], %c32_i32 : i32
+// CHECK: %[[Y:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
+// CHECK: %[[Q:.*]] = arith.shrsi %[[Y]], %c1_i32 : i32
+// CHECK: %[[BIT:.*]] = arith.andi %[[Y]], %c1_i32 : i32
 // CHECK: arith.addi %[[Q]], %[[BIT]] : i32
 // CHECK: linalg.generic
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i64
