@@ -192,3 +192,64 @@ func.func @rescale(%acc: memref<2xi32>, %out: memref<2xi32>) {
   }
   return
 }
+
+// -----
+
+// A depthwise conv reading a padded window (fuse-rescale-accumulators): the
+// window is filled with the input zero point -128 and the part of the image
+// at rows/columns [%r, %r + %h) x [%c, %c + %w) is copied to window
+// position (%y, %x). The kernel reads the image in place instead, so the
+// fill and the copy are gone: window element (0, i, j, c) is image element
+// (0, i + %r - %y, j + %c - %x, c) when i - %y <u %h and j - %x <u %w (a
+// row check per kernel row, a column check per tap), else the zero point,
+// whose products are 0 (the tap is skipped). A window the copy covers whole
+// (offsets 0, sizes 3) takes the branch without checks.
+// CHECK-LABEL: func.func @window
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK-COUNT-2: arith.cmpi eq, %{{.*}}, %c3_i32 : i32
+// CHECK-NEXT: arith.andi
+// CHECK-NEXT: %[[WHOLE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK-NOT: scf.if
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: } else {
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if %[[ROW]] -> (i32, i32, i32, i32) {
+// CHECK: %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if %[[COL]] -> (i32, i32, i32, i32) {
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @window(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant -128 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// A window filled with another value than the input zero point is read as
+// it is: its fill and copy stay.
+// CHECK-LABEL: func.func @window_other_fill
+// CHECK: linalg.fill
+// CHECK: linalg.copy
+// CHECK-NOT: scf.if
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @window_other_fill(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant 0 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
