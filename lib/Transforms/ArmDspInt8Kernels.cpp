@@ -105,6 +105,17 @@ public:
     return LLVM::GEPOp::create(b, loc, ptr, i8, dynamic,
                                ArrayRef<LLVM::GEPArg>{constantOffset});
   }
+  /// \p pointer + \p bytes.
+  Value offsetPointer(Value pointer, int64_t bytes) {
+    return LLVM::GEPOp::create(b, loc, ptr, i8, pointer,
+                               ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load).
+  Value loadWordAt(Value pointer, int64_t bytes = 0) {
+    return LLVM::LoadOp::create(b, loc, i32,
+                                bytes ? offsetPointer(pointer, bytes) : pointer,
+                                /*alignment=*/1);
+  }
   /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
   /// unaligned load).
   Value loadWord(Value base, Value offset, int64_t constantOffset = 0) {
@@ -656,22 +667,33 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                       // widenings of the input word, then per
                                       // output channel 2 widenings and 2
                                       // SMLADs.
+                                      // The input and filter addresses are
+                                      // loop-carried pointers (post-increment
+                                      // loads, one filter pointer with
+                                      // immediate offsets per channel).
+                                      SmallVector<Value> state(accs);
+                                      state.push_back(
+                                          kb.address(in->base, inTap));
+                                      state.push_back(
+                                          kb.address(filter->base, filterTap));
                                       SmallVector<Value> result = forWithAccs(
-                                          kb, 0, simdIc, 4, accs,
-                                          [&](KernelBuilder &kb, Value ic,
-                                              ValueRange accs) {
-                                            Value word = kb.loadWord(
-                                                in->base, kb.add(inTap, ic));
+                                          kb, 0, simdIc, 4, state,
+                                          [&](KernelBuilder &kb, Value,
+                                              ValueRange state) {
+                                            ValueRange accs =
+                                                state.drop_back(2);
+                                            Value inPtr = state[width];
+                                            Value filterPtr = state[width + 1];
+                                            Value word = kb.loadWordAt(inPtr);
                                             Value even = kb.sadd16(
                                                 kb.sxtb16(word), inZp);
                                             Value odd = kb.sadd16(
                                                 kb.sxtb16Odd(word), inZp);
                                             SmallVector<Value> next;
-                                            Value tap = kb.add(filterTap, ic);
                                             for (auto [j, acc] :
                                                  llvm::enumerate(accs)) {
-                                              Value w = kb.loadWord(
-                                                  filter->base, tap,
+                                              Value w = kb.loadWordAt(
+                                                  filterPtr,
                                                   j * filter->strides[0]);
                                               Value wEven = kb.sadd16(
                                                   kb.sxtb16(w), filterZp);
@@ -684,8 +706,13 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                                   "llvm.arm.smlad",
                                                   {odd, wOdd, sum}));
                                             }
+                                            next.push_back(
+                                                kb.offsetPointer(inPtr, 4));
+                                            next.push_back(
+                                                kb.offsetPointer(filterPtr, 4));
                                             return next;
                                           });
+                                      result.resize(width);
                                       // The input channels left over, one at a
                                       // time.
                                       return forWithAccs(
