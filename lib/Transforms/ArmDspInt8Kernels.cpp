@@ -607,9 +607,6 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[1], kw = filter->shape[2];
     int64_t numIc = filter->shape[3];
-    // The SIMD part of the reduction over input channels; the rest is
-    // scalar.
-    int64_t simdIc = contiguous ? numIc - numIc % 4 : 0;
     Value inZp = getPackedNegation(kb, parts->inputZp);
     Value filterZp = getPackedNegation(kb, parts->filterZp);
     Value inZpScalar = kb.constant(parts->inputZp);
@@ -618,6 +615,18 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
 
     auto emitKernel = [&](KernelBuilder &kb, const PaddedWindow *guard) {
+      // Without bounds checks, a kernel row of contiguous pixels is one run
+      // of KW * IC bytes in both the input and the filter: the SIMD
+      // reduction spans it (a first layer of 3 input channels gets 2 words
+      // per row instead of 9 scalar taps).
+      int64_t tapsW = kw, runIc = numIc;
+      if (!guard && contiguous && parts->dilationW == 1 &&
+          in->strides[2] == numIc && filter->strides[2] == numIc) {
+        tapsW = 1;
+        runIc = kw * numIc;
+      }
+      // The SIMD part of the reduction over a run; the rest is scalar.
+      int64_t runSimd = contiguous ? runIc - runIc % 4 : 0;
       forEachPixel(
           kb, outShape, *in, *parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
@@ -648,7 +657,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                           Value inRow = kb.addScaled(
                               pixel, y, parts->dilationH * in->strides[1]);
                           return forWithAccs(
-                              kb, 0, kw, 1, accs,
+                              kb, 0, tapsW, 1, accs,
                               [&](KernelBuilder &kb, Value x, ValueRange accs) {
                                 Value columnCopied = isTapCopied(
                                     kb, guard, /*row=*/false, ow,
@@ -677,7 +686,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                       state.push_back(
                                           kb.address(filter->base, filterTap));
                                       SmallVector<Value> result = forWithAccs(
-                                          kb, 0, simdIc, 4, state,
+                                          kb, 0, runSimd, 4, state,
                                           [&](KernelBuilder &kb, Value,
                                               ValueRange state) {
                                             ValueRange accs =
@@ -716,7 +725,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                       // The input channels left over, one at a
                                       // time.
                                       return forWithAccs(
-                                          kb, simdIc, numIc, 1, result,
+                                          kb, runSimd, runIc, 1, result,
                                           [&](KernelBuilder &kb, Value ic,
                                               ValueRange accs) {
                                             Value xv = arith::SubIOp::create(
