@@ -40,6 +40,8 @@
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "LocationMarks.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -157,12 +159,19 @@ struct PaddedWindow {
   linalg::CopyOp copy;
   /// The memref the window is copied from.
   Value source;
-  /// Per dimension, source coordinate minus window coordinate (index).
-  SmallVector<Value> origins;
   /// The copied rectangle in H and W of the window (i32).
   Value offsetH, offsetW, sizeH, sizeW;
   /// The window's H and W.
   int64_t heightW = 0, widthW = 0;
+  /// Whether the copy covers exactly the window's intersection with the
+  /// source (it carries the mark of fuse-rescale-accumulators): a tap is
+  /// then copied iff it lies in the source, origin + index in [0, extent),
+  /// which needs neither the copied rectangle nor its clamps.
+  bool exact = false;
+  /// Source coordinate minus window coordinate in H and W (i32), and the
+  /// source's H and W.
+  Value originH, originW;
+  int64_t extentH = 0, extentW = 0;
 };
 
 /// The operands and attributes shared by both convolutions.
@@ -400,6 +409,9 @@ matchPaddedWindow(Value window, int64_t zeroPoint, Operation *conv) {
   result.source = source.getSource();
   result.heightW = windowType.getDimSize(1);
   result.widthW = windowType.getDimSize(2);
+  result.exact = hasLocationMark(result.copy, kPaddedWindowLocName);
+  result.extentH = source.getSourceType().getDimSize(1);
+  result.extentW = source.getSourceType().getDimSize(2);
   return result;
 }
 
@@ -426,6 +438,10 @@ static FailureOr<ByteView> getWindowByteView(KernelBuilder &kb,
     Value origin = arith::SubIOp::create(kb.b, kb.loc, getI32(kb, sourceOffset),
                                          getI32(kb, targetOffset));
     view->offset = kb.addScaled(view->offset, origin, view->strides[dim]);
+    if (dim == 1)
+      window.originH = origin;
+    if (dim == 2)
+      window.originW = origin;
   }
   SmallVector<OpFoldResult> offsets = target.getMixedOffsets();
   SmallVector<OpFoldResult> sizes = target.getMixedSizes();
@@ -442,6 +458,12 @@ static Value isCopied(KernelBuilder &kb, const PaddedWindow *window,
                       Value index, bool row) {
   if (!window)
     return nullptr;
+  if (window->exact) {
+    Value inSource = kb.add(row ? window->originH : window->originW, index);
+    return arith::CmpIOp::create(
+        kb.b, kb.loc, arith::CmpIPredicate::ult, inSource,
+        kb.constant(row ? window->extentH : window->extentW));
+  }
   Value offset = row ? window->offsetH : window->offsetW;
   Value size = row ? window->sizeH : window->sizeW;
   Value relative = arith::SubIOp::create(kb.b, kb.loc, index, offset);
@@ -490,12 +512,26 @@ emitForWindow(KernelBuilder &kb, const PaddedWindow *window,
     return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq, a,
                                  kb.constant(b));
   };
-  Value whole = arith::AndIOp::create(
-      kb.b, kb.loc,
-      arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetH, 0),
-                            equals(window->sizeH, window->heightW)),
-      arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetW, 0),
-                            equals(window->sizeW, window->widthW)));
+  Value whole;
+  if (window->exact) {
+    // The window lies in the source: origin in [0, extent - window].
+    auto inside = [&](Value origin, int64_t extent, int64_t size) -> Value {
+      if (extent < size)
+        return arith::ConstantIntOp::create(kb.b, kb.loc, kb.b.getI1Type(), 0);
+      return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ule,
+                                   origin, kb.constant(extent - size));
+    };
+    whole = arith::AndIOp::create(
+        kb.b, kb.loc, inside(window->originH, window->extentH, window->heightW),
+        inside(window->originW, window->extentW, window->widthW));
+  } else {
+    whole = arith::AndIOp::create(
+        kb.b, kb.loc,
+        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetH, 0),
+                              equals(window->sizeH, window->heightW)),
+        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetW, 0),
+                              equals(window->sizeW, window->widthW)));
+  }
   scf::IfOp::create(
       kb.b, kb.loc, whole,
       [&](OpBuilder &b, Location loc) {

@@ -253,3 +253,36 @@ func.func @window_other_fill(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4
   linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
   return
 }
+
+// -----
+
+// The same window whose copy carries the mark of fuse-rescale-accumulators
+// (it covers exactly the window's intersection with the 5x5 image): a tap is
+// tested against the image, (origin + i) <u 5 with origin = %r - %y, and the
+// interior is origin <=u 5 - 3 = 2 in H and W; the copied rectangle (%h,
+// %wd) is not read.
+// CHECK-LABEL: func.func @window_exact
+// CHECK-NOT: linalg.copy
+// CHECK: %[[OH:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[OW:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[IH:.*]] = arith.cmpi ule, %[[OH]], %c2_i32 : i32
+// CHECK: %[[IW:.*]] = arith.cmpi ule, %[[OW]], %c2_i32 : i32
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[IH]], %[[IW]] : i1
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK: } else {
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %c5_i32 : i32
+// CHECK: scf.if %[[ROW]] -> (i32, i32, i32, i32) {
+// CHECK: %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %c5_i32 : i32
+// CHECK: scf.if %[[COL]] -> (i32, i32, i32, i32) {
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @window_exact(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant -128 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>) loc(fused<"memopt.padded_window">[unknown])
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
