@@ -239,6 +239,23 @@ static SmallVector<Value> unrolledWithAccs(
   return current;
 }
 
+/// Iterations up to which a reduction loop is emitted unrolled.
+static constexpr int64_t kMaxUnrolledSteps = 4;
+
+/// forWithAccs, or every iteration in line when there are at most
+/// kMaxUnrolledSteps (the short reductions of narrow layers: no loop
+/// overhead per step).
+static SmallVector<Value> forStepsWithAccs(
+    KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+  if (ub <= lb || (ub - lb + step - 1) / step > kMaxUnrolledSteps)
+    return forWithAccs(kb, lb, ub, step, accs, body);
+  SmallVector<Value> current(accs);
+  for (int64_t i = lb; i < ub; i += step)
+    current = body(kb, kb.constant(i), current);
+  return current;
+}
+
 /// Taps of a depthwise window up to which its loops are unrolled.
 static constexpr int64_t kMaxUnrolledTaps = 25;
 
@@ -721,46 +738,50 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                           kb.address(in->base, inTap));
                                       state.push_back(
                                           kb.address(filter->base, filterTap));
-                                      SmallVector<Value> result = forWithAccs(
-                                          kb, 0, runSimd, 4, state,
-                                          [&](KernelBuilder &kb, Value,
-                                              ValueRange state) {
-                                            ValueRange accs =
-                                                state.drop_back(2);
-                                            Value inPtr = state[width];
-                                            Value filterPtr = state[width + 1];
-                                            Value word = kb.loadWordAt(inPtr);
-                                            Value even = kb.sadd16(
-                                                kb.sxtb16(word), inZp);
-                                            Value odd = kb.sadd16(
-                                                kb.sxtb16Odd(word), inZp);
-                                            SmallVector<Value> next;
-                                            for (auto [j, acc] :
-                                                 llvm::enumerate(accs)) {
-                                              Value w = kb.loadWordAt(
-                                                  filterPtr,
-                                                  j * filter->strides[0]);
-                                              Value wEven = kb.sadd16(
-                                                  kb.sxtb16(w), filterZp);
-                                              Value wOdd = kb.sadd16(
-                                                  kb.sxtb16Odd(w), filterZp);
-                                              Value sum = kb.intrinsic(
-                                                  "llvm.arm.smlad",
-                                                  {even, wEven, acc});
-                                              next.push_back(kb.intrinsic(
-                                                  "llvm.arm.smlad",
-                                                  {odd, wOdd, sum}));
-                                            }
-                                            next.push_back(
-                                                kb.offsetPointer(inPtr, 4));
-                                            next.push_back(
-                                                kb.offsetPointer(filterPtr, 4));
-                                            return next;
-                                          });
+                                      SmallVector<Value> result =
+                                          forStepsWithAccs(
+                                              kb, 0, runSimd, 4, state,
+                                              [&](KernelBuilder &kb, Value,
+                                                  ValueRange state) {
+                                                ValueRange accs =
+                                                    state.drop_back(2);
+                                                Value inPtr = state[width];
+                                                Value filterPtr =
+                                                    state[width + 1];
+                                                Value word =
+                                                    kb.loadWordAt(inPtr);
+                                                Value even = kb.sadd16(
+                                                    kb.sxtb16(word), inZp);
+                                                Value odd = kb.sadd16(
+                                                    kb.sxtb16Odd(word), inZp);
+                                                SmallVector<Value> next;
+                                                for (auto [j, acc] :
+                                                     llvm::enumerate(accs)) {
+                                                  Value w = kb.loadWordAt(
+                                                      filterPtr,
+                                                      j * filter->strides[0]);
+                                                  Value wEven = kb.sadd16(
+                                                      kb.sxtb16(w), filterZp);
+                                                  Value wOdd =
+                                                      kb.sadd16(kb.sxtb16Odd(w),
+                                                                filterZp);
+                                                  Value sum = kb.intrinsic(
+                                                      "llvm.arm.smlad",
+                                                      {even, wEven, acc});
+                                                  next.push_back(kb.intrinsic(
+                                                      "llvm.arm.smlad",
+                                                      {odd, wOdd, sum}));
+                                                }
+                                                next.push_back(
+                                                    kb.offsetPointer(inPtr, 4));
+                                                next.push_back(kb.offsetPointer(
+                                                    filterPtr, 4));
+                                                return next;
+                                              });
                                       result.resize(width);
                                       // The input channels left over, one at a
                                       // time.
-                                      return forWithAccs(
+                                      return forStepsWithAccs(
                                           kb, runSimd, runIc, 1, result,
                                           [&](KernelBuilder &kb, Value ic,
                                               ValueRange accs) {
