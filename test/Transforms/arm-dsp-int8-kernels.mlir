@@ -27,11 +27,11 @@
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC1]])
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
-// The scalar tail: input channels 4 to 6, (x - zp) * w.
-// CHECK:   scf.for %{{.*}} = %[[C4]] to %[[C7]] step %{{.*}} iter_args
-// CHECK:     arith.extsi %{{.*}} : i8 to i32
-// CHECK:     arith.subi %{{.*}}, %[[ZPS]] : i32
-// CHECK:     arith.muli
+// The scalar tail: input channels 4 to 6, (x - zp) * w, unrolled (at most 4
+// steps).
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: arith.subi %{{.*}}, %[[ZPS]] : i32
+// CHECK-NOT: scf.for
 // CHECK:   memref.store
 // CHECK:   memref.store
 // CHECK: }
@@ -284,5 +284,54 @@ func.func @window_exact(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>,
   %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
   linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>) loc(fused<"memopt.padded_window">[unknown])
   linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// An int8 clamp to [-20, 100] (a lowered tosa.clamp) of 18 bytes, in place:
+// four words, each through SSUB8 and SEL against the bound in every byte
+// (-20 = 0xEC: 0xECECECEC = -320017172; 100 = 0x64: 0x64646464 =
+// 1684300900); max(x, lo) is SEL(x, lo) where x >= lo, min(x, hi) is
+// SEL(hi, x) where x >= hi. The last 2 bytes one at a time.
+// CHECK-LABEL: func.func @clamp
+// CHECK-DAG: %[[LO:.*]] = arith.constant -320017172 : i32
+// CHECK-DAG: %[[HI:.*]] = arith.constant 1684300900 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16_i32 step %c4_i32 iter_args(%[[P:.*]] = %{{.*}}, %[[Q:.*]] = %{{.*}}) -> (!llvm.ptr, !llvm.ptr) : i32 {
+// CHECK:   %[[X:.*]] = llvm.load %[[P]] {alignment = 1 : i64} : !llvm.ptr -> i32
+// CHECK:   llvm.call_intrinsic "llvm.arm.ssub8"(%[[X]], %[[LO]])
+// CHECK:   %[[M:.*]] = llvm.call_intrinsic "llvm.arm.sel"(%[[X]], %[[LO]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.ssub8"(%[[M]], %[[HI]])
+// CHECK:   %[[N:.*]] = llvm.call_intrinsic "llvm.arm.sel"(%[[HI]], %[[M]])
+// CHECK:   llvm.store %[[N]], %[[Q]] {alignment = 1 : i64} : i32, !llvm.ptr
+// CHECK: scf.for %{{.*}} = %c16_i32 to %c18_i32 step %c1_i32
+// CHECK:   arith.maxsi %{{.*}}, %c-20_i8 : i8
+// CHECK:   arith.minsi %{{.*}}, %c100_i8 : i8
+// CHECK-NOT: linalg.generic
+func.func @clamp(%x: memref<1x2x3x3xi8>) {
+  %lo = arith.constant -20 : i8
+  %hi = arith.constant 100 : i8
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x2x3x3xi8>) outs(%x : memref<1x2x3x3xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %0 = arith.maxsi %in, %lo : i8
+    %1 = arith.minsi %0, %hi : i8
+    linalg.yield %1 : i8
+  }
+  return
+}
+
+// -----
+
+// A clamp of a strided (not contiguous) view stays a linalg.generic.
+// CHECK-LABEL: func.func @clamp_strided
+// CHECK: linalg.generic
+// CHECK-NOT: llvm.arm.ssub8
+func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
+  %lo = arith.constant -20 : i8
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) outs(%x : memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
+  ^bb0(%in: i8, %out: i8):
+    %0 = arith.maxsi %in, %lo : i8
+    linalg.yield %0 : i8
+  }
   return
 }
