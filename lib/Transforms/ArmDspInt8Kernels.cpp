@@ -32,9 +32,17 @@
 // the linalg op's arith.addi does (SMLAD sets the Q flag on overflow but
 // returns the wrapped sum).
 //
+// A convolution whose input is a padded window (fuse-rescale-accumulators: a
+// fill with the input zero point and a copy of the part of the image the
+// window covers) reads the image in place: taps outside the image are
+// skipped (their products are 0), with bounds checks only where the window
+// leaves the image, and the fill and the copy are erased. An int8 clamp
+// (a lowered tosa.clamp) runs four bytes at a time with SSUB8 and SEL.
+//
 // Memory: the kernels read input and filter in place through (possibly
 // unaligned) 32-bit loads, which Armv7-M allows on normal memory, and need no
-// scratch buffer, so the arena is unchanged.
+// scratch buffer, so the arena is unchanged (an erased window's buffer keeps
+// its slot in the planned arena).
 //
 //===----------------------------------------------------------------------===//
 
