@@ -276,7 +276,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (options.dspKernels &&
       llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu) &&
       failed(addText(pm,
-                     "arm-dsp-fold-input-zero-points,"
+                     "arm-dsp-fold-zero-points,"
                      "func.func(arm-dsp-int8-kernels)",
                      errorMessage)))
     return failure();

@@ -1,4 +1,4 @@
-//===- ArmDspInt8KernelsZeroPoints.cpp - arm-dsp-fold-input-zero-points ---===//
+//===- ArmDspInt8KernelsZeroPoints.cpp - arm-dsp-fold-zero-points -------===//
 //
 // Part of the mem-opt project.
 //

@@ -3,7 +3,7 @@
 // input channels, four at a time) loads one input word, widens it
 // with SXTB16 and SXTB16 ROR #8 and accumulates with SMLAD, then branches
 // back; its input zero point -128 is folded into the bias
-// (arm-dsp-fold-input-zero-points), so the loop has no SADD16. The 3x3
+// (arm-dsp-fold-zero-points), so the loop has no SADD16. The 3x3
 // depthwise convolution (8 channels, padded: its zero point stays) subtracts
 // the zero point with SADD16 (#0x800080 is the halfword pair (128, 128)) and
 // accumulates each channel with SMLABB/SMLATT.

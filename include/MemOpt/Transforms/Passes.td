@@ -656,7 +656,7 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
 }
 
 def ArmDspFoldInputZeroPointsPass
-    : Pass<"arm-dsp-fold-input-zero-points", "ModuleOp"> {
+    : Pass<"arm-dsp-fold-zero-points", "ModuleOp"> {
   let summary = "Fold the input zero point of int8 convolutions into their "
                 "bias";
   let description = [{

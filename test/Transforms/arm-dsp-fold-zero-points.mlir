@@ -1,4 +1,4 @@
-// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-fold-input-zero-points)' | FileCheck %s
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-fold-zero-points)' | FileCheck %s
 
 // The input zero point -128 goes into a new bias, b' = b - zi * sum(w - zw)
 // with zw = 2, computed by hand:
