@@ -288,7 +288,10 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // On Armv7E-M, int8 convolutions first become DSP kernels (SXTB16, SMLAD).
   if (options.dspKernels &&
       llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu) &&
-      failed(addText(pm, "func.func(arm-dsp-int8-kernels)", errorMessage)))
+      failed(addText(pm,
+                     "arm-dsp-fold-zero-points,"
+                     "func.func(arm-dsp-int8-kernels)",
+                     errorMessage)))
     return failure();
   if (failed(addText(
           pm,

@@ -32,13 +32,23 @@
 // the linalg op's arith.addi does (SMLAD sets the Q flag on overflow but
 // returns the wrapped sum).
 //
+// A convolution whose input is a padded window (fuse-rescale-accumulators: a
+// fill with the input zero point and a copy of the part of the image the
+// window covers) reads the image in place: taps outside the image are
+// skipped (their products are 0), with bounds checks only where the window
+// leaves the image, and the fill and the copy are erased. An int8 clamp
+// (a lowered tosa.clamp) runs four bytes at a time with SSUB8 and SEL.
+//
 // Memory: the kernels read input and filter in place through (possibly
 // unaligned) 32-bit loads, which Armv7-M allows on normal memory, and need no
-// scratch buffer, so the arena is unchanged.
+// scratch buffer, so the arena is unchanged (an erased window's buffer keeps
+// its slot in the planned arena).
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Transforms/Passes.h"
+
+#include "LocationMarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -96,14 +106,38 @@ public:
   Value address(Value base, Value offset) {
     return LLVM::GEPOp::create(b, loc, ptr, i8, base, ValueRange{offset});
   }
-  /// Four bytes at \p base + \p offset as an i32 (an unaligned load).
-  Value loadWord(Value base, Value offset) {
-    return LLVM::LoadOp::create(b, loc, i32, address(base, offset),
+  /// The address of byte \p offset + \p constantOffset after \p base, the
+  /// constant in a GEP of its own (an immediate offset of the load).
+  Value address(Value base, Value offset, int64_t constantOffset) {
+    Value dynamic = address(base, offset);
+    if (constantOffset == 0)
+      return dynamic;
+    return LLVM::GEPOp::create(b, loc, ptr, i8, dynamic,
+                               ArrayRef<LLVM::GEPArg>{constantOffset});
+  }
+  /// \p pointer + \p bytes.
+  Value offsetPointer(Value pointer, int64_t bytes) {
+    return LLVM::GEPOp::create(b, loc, ptr, i8, pointer,
+                               ArrayRef<LLVM::GEPArg>{bytes});
+  }
+  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load).
+  Value loadWordAt(Value pointer, int64_t bytes = 0) {
+    return LLVM::LoadOp::create(b, loc, i32,
+                                bytes ? offsetPointer(pointer, bytes) : pointer,
                                 /*alignment=*/1);
   }
-  /// The int8 at \p base + \p offset, sign-extended to i32.
-  Value loadByte(Value base, Value offset) {
-    Value byte = LLVM::LoadOp::create(b, loc, i8, address(base, offset), 1);
+  /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
+  /// unaligned load).
+  Value loadWord(Value base, Value offset, int64_t constantOffset = 0) {
+    return LLVM::LoadOp::create(b, loc, i32,
+                                address(base, offset, constantOffset),
+                                /*alignment=*/1);
+  }
+  /// The int8 at \p base + \p offset (+ \p constantOffset), sign-extended
+  /// to i32.
+  Value loadByte(Value base, Value offset, int64_t constantOffset = 0) {
+    Value byte = LLVM::LoadOp::create(b, loc, i8,
+                                      address(base, offset, constantOffset), 1);
     return arith::ExtSIOp::create(b, loc, i32, byte);
   }
 
@@ -119,6 +153,33 @@ struct ByteView {
   Value offset;
   SmallVector<int64_t> strides;
   ArrayRef<int64_t> shape;
+};
+
+/// A padded window a convolution reads (fuse-rescale-accumulators): a buffer
+/// filled with the input zero point, then partly overwritten by a copy of a
+/// part of its source. The kernels read the source in place instead: window
+/// element (n, y, x, c) is source element (n, y, x, c) + origin when (y, x)
+/// lies in the copied rectangle [offset, offset + size) of H and W, and the
+/// zero point (whose products are 0) otherwise. The fill and the copy are
+/// then dead; the window's buffer stays where the arena plan put it.
+struct PaddedWindow {
+  linalg::FillOp fill;
+  linalg::CopyOp copy;
+  /// The memref the window is copied from.
+  Value source;
+  /// The copied rectangle in H and W of the window (i32).
+  Value offsetH, offsetW, sizeH, sizeW;
+  /// The window's H and W.
+  int64_t heightW = 0, widthW = 0;
+  /// Whether the copy covers exactly the window's intersection with the
+  /// source (it carries the mark of fuse-rescale-accumulators): a tap is
+  /// then copied iff it lies in the source, origin + index in [0, extent),
+  /// which needs neither the copied rectangle nor its clamps.
+  bool exact = false;
+  /// Source coordinate minus window coordinate in H and W (i32), and the
+  /// source's H and W.
+  Value originH, originW;
+  int64_t extentH = 0, extentW = 0;
 };
 
 /// The operands and attributes shared by both convolutions.
@@ -182,6 +243,23 @@ static SmallVector<Value> unrolledWithAccs(
     function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
   SmallVector<Value> current(accs);
   for (int64_t i = 0; i < ub; ++i)
+    current = body(kb, kb.constant(i), current);
+  return current;
+}
+
+/// Iterations up to which a reduction loop is emitted unrolled.
+static constexpr int64_t kMaxUnrolledSteps = 4;
+
+/// forWithAccs, or every iteration in line when there are at most
+/// kMaxUnrolledSteps (the short reductions of narrow layers: no loop
+/// overhead per step).
+static SmallVector<Value> forStepsWithAccs(
+    KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+  if (ub <= lb || (ub - lb + step - 1) / step > kMaxUnrolledSteps)
+    return forWithAccs(kb, lb, ub, step, accs, body);
+  SmallVector<Value> current(accs);
+  for (int64_t i = lb; i < ub; i += step)
     current = body(kb, kb.constant(i), current);
   return current;
 }
@@ -284,6 +362,249 @@ static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
   return parts;
 }
 
+/// Returns the offsets of \p view if it is a rank-preserving subview with
+/// unit strides.
+static std::optional<SmallVector<OpFoldResult>>
+getUnitStrideOffsets(memref::SubViewOp view) {
+  if (!view || view.getSourceType().getRank() != view.getType().getRank() ||
+      !llvm::all_of(view.getMixedStrides(), [](OpFoldResult stride) {
+        return isConstantIntValue(stride, 1);
+      }))
+    return std::nullopt;
+  return view.getMixedOffsets();
+}
+
+/// Matches the padded window \p window that \p conv reads as its NHWC
+/// input: its only other users are a linalg.fill with \p zeroPoint and a
+/// linalg.copy into a unit-stride subview of it from a unit-stride subview
+/// of a statically strided source, both before \p conv in its block, which
+/// cover the window's N and C entirely.
+static std::optional<PaddedWindow>
+matchPaddedWindow(Value window, int64_t zeroPoint, Operation *conv) {
+  auto windowType = dyn_cast<MemRefType>(window.getType());
+  if (!windowType || windowType.getRank() != 4 || !windowType.hasStaticShape())
+    return std::nullopt;
+  PaddedWindow result;
+  memref::SubViewOp target;
+  for (Operation *user : window.getUsers()) {
+    if (user == conv)
+      continue;
+    if (auto fill = dyn_cast<linalg::FillOp>(user)) {
+      if (result.fill || fill.getOutputs()[0] != window)
+        return std::nullopt;
+      result.fill = fill;
+      continue;
+    }
+    auto view = dyn_cast<memref::SubViewOp>(user);
+    if (!view || target || !view->hasOneUse())
+      return std::nullopt;
+    auto copy = dyn_cast<linalg::CopyOp>(*view->user_begin());
+    if (!copy || copy.getOutputs()[0] != view.getResult())
+      return std::nullopt;
+    target = view;
+    result.copy = copy;
+  }
+  if (!result.fill || !result.copy)
+    return std::nullopt;
+  Block *block = conv->getBlock();
+  if (result.fill->getBlock() != block || result.copy->getBlock() != block ||
+      !result.fill->isBeforeInBlock(result.copy) ||
+      !result.copy->isBeforeInBlock(conv))
+    return std::nullopt;
+  // The window is the zero point where the copy does not write.
+  APInt fillValue;
+  if (!matchPattern(result.fill.getInputs()[0], m_ConstantInt(&fillValue)) ||
+      fillValue.getBitWidth() != 8 || fillValue.getSExtValue() != zeroPoint)
+    return std::nullopt;
+  auto source = result.copy.getInputs()[0].getDefiningOp<memref::SubViewOp>();
+  std::optional<SmallVector<OpFoldResult>> sourceOffsets =
+      getUnitStrideOffsets(source);
+  std::optional<SmallVector<OpFoldResult>> targetOffsets =
+      getUnitStrideOffsets(target);
+  if (!sourceOffsets || !targetOffsets ||
+      !isStaticIntMemRef(source.getSource(), 8) ||
+      source.getSourceType().getRank() != 4)
+    return std::nullopt;
+  SmallVector<OpFoldResult> sizes = target.getMixedSizes();
+  // N and C are copied whole.
+  for (unsigned dim : {0u, 3u})
+    if (!isConstantIntValue((*targetOffsets)[dim], 0) ||
+        !isConstantIntValue(sizes[dim], windowType.getDimSize(dim)))
+      return std::nullopt;
+  result.source = source.getSource();
+  result.heightW = windowType.getDimSize(1);
+  result.widthW = windowType.getDimSize(2);
+  result.exact = hasLocationMark(result.copy, kPaddedWindowLocName);
+  result.extentH = source.getSourceType().getDimSize(1);
+  result.extentW = source.getSourceType().getDimSize(2);
+  return result;
+}
+
+/// The i32 value of \p value (an index value or attribute).
+static Value getI32(KernelBuilder &kb, OpFoldResult value) {
+  if (std::optional<int64_t> constant = getConstantIntValue(value))
+    return kb.constant(*constant);
+  return arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, cast<Value>(value));
+}
+
+/// Builds what the kernels read of \p window: the ByteView of its source
+/// shifted to the window's origin (window element (n, y, x, c) at
+/// n * strides[0] + y * strides[1] + ... after the offset, as for the window
+/// itself), and the copied rectangle in \p window.
+static FailureOr<ByteView> getWindowByteView(KernelBuilder &kb,
+                                             PaddedWindow &window) {
+  FailureOr<ByteView> view = getByteView(kb, window.source);
+  if (failed(view))
+    return failure();
+  auto source = window.copy.getInputs()[0].getDefiningOp<memref::SubViewOp>();
+  auto target = window.copy.getOutputs()[0].getDefiningOp<memref::SubViewOp>();
+  for (auto [dim, sourceOffset, targetOffset] :
+       llvm::enumerate(source.getMixedOffsets(), target.getMixedOffsets())) {
+    Value origin = arith::SubIOp::create(kb.b, kb.loc, getI32(kb, sourceOffset),
+                                         getI32(kb, targetOffset));
+    view->offset = kb.addScaled(view->offset, origin, view->strides[dim]);
+    if (dim == 1)
+      window.originH = origin;
+    if (dim == 2)
+      window.originW = origin;
+  }
+  SmallVector<OpFoldResult> offsets = target.getMixedOffsets();
+  SmallVector<OpFoldResult> sizes = target.getMixedSizes();
+  window.offsetH = getI32(kb, offsets[1]);
+  window.offsetW = getI32(kb, offsets[2]);
+  window.sizeH = getI32(kb, sizes[1]);
+  window.sizeW = getI32(kb, sizes[2]);
+  return view;
+}
+
+/// Whether window row (or column) \p index lies in [offset, offset + size):
+/// (index - offset) <u size. Null without a window.
+static Value isCopied(KernelBuilder &kb, const PaddedWindow *window,
+                      Value index, bool row) {
+  if (!window)
+    return nullptr;
+  if (window->exact) {
+    Value inSource = kb.add(row ? window->originH : window->originW, index);
+    return arith::CmpIOp::create(
+        kb.b, kb.loc, arith::CmpIPredicate::ult, inSource,
+        kb.constant(row ? window->extentH : window->extentW));
+  }
+  Value offset = row ? window->offsetH : window->offsetW;
+  Value size = row ? window->sizeH : window->sizeW;
+  Value relative = arith::SubIOp::create(kb.b, kb.loc, index, offset);
+  return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ult,
+                               relative, size);
+}
+
+/// Whether tap \p k of output \p o (stride, dilation) lies in the copied rows
+/// (\p row) or columns of \p window: null without a window.
+static Value isTapCopied(KernelBuilder &kb, const PaddedWindow *window,
+                         bool row, Value o, int64_t stride, Value k,
+                         int64_t dilation) {
+  if (!window)
+    return nullptr;
+  Value index =
+      kb.addScaled(kb.addScaled(kb.constant(0), o, stride), k, dilation);
+  return isCopied(kb, window, index, row);
+}
+
+/// Calls \p body(kb, accs) if \p condition holds (always if it is null),
+/// else returns \p accs unchanged.
+static SmallVector<Value>
+ifWithAccs(KernelBuilder &kb, Value condition, ValueRange accs,
+           function_ref<SmallVector<Value>(KernelBuilder &, ValueRange)> body) {
+  if (!condition)
+    return body(kb, accs);
+  auto ifOp = scf::IfOp::create(
+      kb.b, kb.loc, condition,
+      [&](OpBuilder &b, Location loc) {
+        KernelBuilder inner(b, loc);
+        scf::YieldOp::create(b, loc, body(inner, accs));
+      },
+      [&](OpBuilder &b, Location loc) { scf::YieldOp::create(b, loc, accs); });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// Emits \p emit(kb, window) twice when the input is a padded \p window: once
+/// without bounds checks for the windows the copy covers entirely (the
+/// interior of the image), once with them; else once, without.
+static void
+emitForWindow(KernelBuilder &kb, const PaddedWindow *window,
+              function_ref<void(KernelBuilder &, const PaddedWindow *)> emit) {
+  if (!window)
+    return emit(kb, nullptr);
+  auto equals = [&](Value a, int64_t b) {
+    return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq, a,
+                                 kb.constant(b));
+  };
+  Value whole;
+  if (window->exact) {
+    // The window lies in the source: origin in [0, extent - window].
+    auto inside = [&](Value origin, int64_t extent, int64_t size) -> Value {
+      if (extent < size)
+        return arith::ConstantIntOp::create(kb.b, kb.loc, kb.b.getI1Type(), 0);
+      return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ule,
+                                   origin, kb.constant(extent - size));
+    };
+    whole = arith::AndIOp::create(
+        kb.b, kb.loc, inside(window->originH, window->extentH, window->heightW),
+        inside(window->originW, window->extentW, window->widthW));
+  } else {
+    whole = arith::AndIOp::create(
+        kb.b, kb.loc,
+        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetH, 0),
+                              equals(window->sizeH, window->heightW)),
+        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetW, 0),
+                              equals(window->sizeW, window->widthW)));
+  }
+  scf::IfOp::create(
+      kb.b, kb.loc, whole,
+      [&](OpBuilder &b, Location loc) {
+        KernelBuilder inner(b, loc);
+        emit(inner, nullptr);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location loc) {
+        KernelBuilder inner(b, loc);
+        emit(inner, window);
+        scf::YieldOp::create(b, loc);
+      });
+}
+
+/// The input of a convolution: its ByteView and, if it is a padded window
+/// read in place, the window (whose fill and copy the caller erases).
+struct ConvInput {
+  ByteView view;
+  std::optional<PaddedWindow> window;
+};
+
+/// Builds the ConvInput of \p parts for \p conv.
+static FailureOr<ConvInput>
+getConvInput(KernelBuilder &kb, const ConvParts &parts, Operation *conv) {
+  ConvInput input;
+  input.window = matchPaddedWindow(parts.input, parts.inputZp, conv);
+  FailureOr<ByteView> view = input.window ? getWindowByteView(kb, *input.window)
+                                          : getByteView(kb, parts.input);
+  if (failed(view))
+    return failure();
+  input.view = *view;
+  return input;
+}
+
+/// Erases the fill and copy of the padded window of \p input, which the
+/// kernel no longer reads.
+static void eraseWindowWrites(PatternRewriter &rewriter, ConvInput &input) {
+  if (!input.window)
+    return;
+  Operation *target = input.window->copy.getOutputs()[0].getDefiningOp();
+  Operation *source = input.window->copy.getInputs()[0].getDefiningOp();
+  rewriter.eraseOp(input.window->copy);
+  rewriter.eraseOp(input.window->fill);
+  rewriter.eraseOp(target);
+  if (source->use_empty())
+    rewriter.eraseOp(source);
+}
+
 /// The output pixel loops shared by both kernels: calls \p body(kb, n, oh,
 /// ow, inputPixel) with the i32 offset of the pixel's window origin in the
 /// input, inside loops over the output's N, H and W.
@@ -336,19 +657,17 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
     FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(in) || failed(filter))
+    if (failed(input) || failed(filter))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[1], kw = filter->shape[2];
     int64_t numIc = filter->shape[3];
-    // The SIMD part of the reduction over input channels; the rest is
-    // scalar.
-    int64_t simdIc = contiguous ? numIc - numIc % 4 : 0;
     Value inZp = getPackedNegation(kb, parts->inputZp);
     Value filterZp = getPackedNegation(kb, parts->filterZp);
     Value inZpScalar = kb.constant(parts->inputZp);
@@ -356,93 +675,163 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     Value output = parts->output;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
 
-    forEachPixel(
-        kb, outShape, *in, *parts,
-        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
-          // Output channels [first, first + width) of one pixel.
-          auto emitBlock = [&](KernelBuilder &kb, Value first, int64_t width) {
-            SmallVector<Value> ocs, accs, filterBases;
-            for (int64_t j = 0; j < width; ++j) {
-              Value oc = kb.add(first, kb.constant(j));
-              ocs.push_back(oc);
-              accs.push_back(memref::LoadOp::create(
-                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
-              filterBases.push_back(
-                  kb.addScaled(filter->offset, oc, filter->strides[0]));
-            }
-            accs = forWithAccs(
-                kb, 0, kh, 1, accs,
-                [&](KernelBuilder &kb, Value y, ValueRange accs) {
-                  Value inRow =
-                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
-                  return forWithAccs(
-                      kb, 0, kw, 1, accs,
-                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
-                        Value inTap = kb.addScaled(
-                            inRow, x, parts->dilationW * in->strides[2]);
-                        SmallVector<Value> filterTaps;
-                        for (Value base : filterBases)
-                          filterTaps.push_back(kb.addScaled(
-                              kb.addScaled(base, y, filter->strides[1]), x,
-                              filter->strides[2]));
-                        // Four input channels per step: 2 widenings of the
-                        // input word, then per output channel 2 widenings and 2
-                        // SMLADs.
-                        SmallVector<Value> result = forWithAccs(
-                            kb, 0, simdIc, 4, accs,
-                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
-                              Value word =
-                                  kb.loadWord(in->base, kb.add(inTap, ic));
-                              Value even = kb.sadd16(kb.sxtb16(word), inZp);
-                              Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
-                              SmallVector<Value> next;
-                              for (auto [acc, tap] :
-                                   llvm::zip(accs, filterTaps)) {
-                                Value w =
-                                    kb.loadWord(filter->base, kb.add(tap, ic));
-                                Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-                                Value wOdd =
-                                    kb.sadd16(kb.sxtb16Odd(w), filterZp);
-                                Value sum = kb.intrinsic("llvm.arm.smlad",
-                                                         {even, wEven, acc});
-                                next.push_back(kb.intrinsic("llvm.arm.smlad",
-                                                            {odd, wOdd, sum}));
-                              }
-                              return next;
-                            });
-                        // The input channels left over, one at a time.
-                        return forWithAccs(
-                            kb, simdIc, numIc, 1, result,
-                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
-                              Value xv = arith::SubIOp::create(
-                                  kb.b, kb.loc,
-                                  kb.loadByte(
-                                      in->base,
-                                      kb.addScaled(inTap, ic, in->strides[3])),
-                                  inZpScalar);
-                              SmallVector<Value> next;
-                              for (auto [acc, tap] :
-                                   llvm::zip(accs, filterTaps)) {
-                                Value wv = arith::SubIOp::create(
-                                    kb.b, kb.loc,
-                                    kb.loadByte(
-                                        filter->base,
-                                        kb.addScaled(tap, ic,
-                                                     filter->strides[3])),
-                                    filterZpScalar);
-                                next.push_back(kb.add(acc, kb.mul(xv, wv)));
-                              }
-                              return next;
-                            });
-                      });
-                });
-            for (auto [acc, oc] : llvm::zip(accs, ocs))
-              memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                      getOutputIndices(kb, {n, oh, ow, oc}));
-          };
-          int64_t blocked = numOc - numOc % block;
-          forChannelBlocks(kb, blocked, numOc, block, emitBlock);
-        });
+    auto emitKernel = [&](KernelBuilder &kb, const PaddedWindow *guard) {
+      // Without bounds checks, a kernel row of contiguous pixels is one run
+      // of KW * IC bytes in both the input and the filter: the SIMD
+      // reduction spans it (a first layer of 3 input channels gets 2 words
+      // per row instead of 9 scalar taps).
+      int64_t tapsW = kw, runIc = numIc;
+      if (!guard && contiguous && parts->dilationW == 1 &&
+          in->strides[2] == numIc && filter->strides[2] == numIc) {
+        tapsW = 1;
+        runIc = kw * numIc;
+      }
+      // The SIMD part of the reduction over a run; the rest is scalar.
+      int64_t runSimd = contiguous ? runIc - runIc % 4 : 0;
+      forEachPixel(
+          kb, outShape, *in, *parts,
+          [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+            // Output channels [first, first + width) of one pixel.
+            auto emitBlock = [&](KernelBuilder &kb, Value first,
+                                 int64_t width) {
+              SmallVector<Value> ocs, accs;
+              for (int64_t j = 0; j < width; ++j) {
+                Value oc = kb.add(first, kb.constant(j));
+                ocs.push_back(oc);
+                accs.push_back(memref::LoadOp::create(
+                    kb.b, kb.loc, output,
+                    getOutputIndices(kb, {n, oh, ow, oc})));
+              }
+              // The block's filter rows, output channel j at a constant
+              // j * strides[0] after the first (immediate load offsets).
+              Value filterBlock =
+                  kb.addScaled(filter->offset, first, filter->strides[0]);
+              accs = forWithAccs(
+                  kb, 0, kh, 1, accs,
+                  [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                    Value rowCopied =
+                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
+                                    y, parts->dilationH);
+                    return ifWithAccs(
+                        kb, rowCopied, accs,
+                        [&](KernelBuilder &kb, ValueRange accs) {
+                          Value inRow = kb.addScaled(
+                              pixel, y, parts->dilationH * in->strides[1]);
+                          return forWithAccs(
+                              kb, 0, tapsW, 1, accs,
+                              [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                                Value columnCopied = isTapCopied(
+                                    kb, guard, /*row=*/false, ow,
+                                    parts->strideW, x, parts->dilationW);
+                                return ifWithAccs(
+                                    kb, columnCopied, accs,
+                                    [&](KernelBuilder &kb, ValueRange accs) {
+                                      Value inTap = kb.addScaled(
+                                          inRow, x,
+                                          parts->dilationW * in->strides[2]);
+                                      Value filterTap = kb.addScaled(
+                                          kb.addScaled(filterBlock, y,
+                                                       filter->strides[1]),
+                                          x, filter->strides[2]);
+                                      // Four input channels per step: 2
+                                      // widenings of the input word, then per
+                                      // output channel 2 widenings and 2
+                                      // SMLADs.
+                                      // The input and filter addresses are
+                                      // loop-carried pointers (post-increment
+                                      // loads, one filter pointer with
+                                      // immediate offsets per channel).
+                                      SmallVector<Value> state(accs);
+                                      state.push_back(
+                                          kb.address(in->base, inTap));
+                                      state.push_back(
+                                          kb.address(filter->base, filterTap));
+                                      SmallVector<Value> result =
+                                          forStepsWithAccs(
+                                              kb, 0, runSimd, 4, state,
+                                              [&](KernelBuilder &kb, Value,
+                                                  ValueRange state) {
+                                                ValueRange accs =
+                                                    state.drop_back(2);
+                                                Value inPtr = state[width];
+                                                Value filterPtr =
+                                                    state[width + 1];
+                                                Value word =
+                                                    kb.loadWordAt(inPtr);
+                                                Value even = kb.sadd16(
+                                                    kb.sxtb16(word), inZp);
+                                                Value odd = kb.sadd16(
+                                                    kb.sxtb16Odd(word), inZp);
+                                                SmallVector<Value> next;
+                                                for (auto [j, acc] :
+                                                     llvm::enumerate(accs)) {
+                                                  Value w = kb.loadWordAt(
+                                                      filterPtr,
+                                                      j * filter->strides[0]);
+                                                  Value wEven = kb.sadd16(
+                                                      kb.sxtb16(w), filterZp);
+                                                  Value wOdd =
+                                                      kb.sadd16(kb.sxtb16Odd(w),
+                                                                filterZp);
+                                                  Value sum = kb.intrinsic(
+                                                      "llvm.arm.smlad",
+                                                      {even, wEven, acc});
+                                                  next.push_back(kb.intrinsic(
+                                                      "llvm.arm.smlad",
+                                                      {odd, wOdd, sum}));
+                                                }
+                                                next.push_back(
+                                                    kb.offsetPointer(inPtr, 4));
+                                                next.push_back(kb.offsetPointer(
+                                                    filterPtr, 4));
+                                                return next;
+                                              });
+                                      result.resize(width);
+                                      // The input channels left over, one at a
+                                      // time.
+                                      return forStepsWithAccs(
+                                          kb, runSimd, runIc, 1, result,
+                                          [&](KernelBuilder &kb, Value ic,
+                                              ValueRange accs) {
+                                            Value xv = arith::SubIOp::create(
+                                                kb.b, kb.loc,
+                                                kb.loadByte(
+                                                    in->base,
+                                                    kb.addScaled(
+                                                        inTap, ic,
+                                                        in->strides[3])),
+                                                inZpScalar);
+                                            SmallVector<Value> next;
+                                            Value tap = kb.addScaled(
+                                                filterTap, ic,
+                                                filter->strides[3]);
+                                            for (auto [j, acc] :
+                                                 llvm::enumerate(accs)) {
+                                              Value wv = arith::SubIOp::create(
+                                                  kb.b, kb.loc,
+                                                  kb.loadByte(
+                                                      filter->base, tap,
+                                                      j * filter->strides[0]),
+                                                  filterZpScalar);
+                                              next.push_back(
+                                                  kb.add(acc, kb.mul(xv, wv)));
+                                            }
+                                            return next;
+                                          });
+                                    });
+                              });
+                        });
+                  });
+              for (auto [acc, oc] : llvm::zip(accs, ocs))
+                memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                        getOutputIndices(kb, {n, oh, ow, oc}));
+            };
+            int64_t blocked = numOc - numOc % block;
+            forChannelBlocks(kb, blocked, numOc, block, emitBlock);
+          });
+    };
+    emitForWindow(kb, input->window ? &*input->window : nullptr, emitKernel);
+    eraseWindowWrites(rewriter, *input);
     rewriter.eraseOp(op);
     return success();
   }
@@ -466,10 +855,11 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
                                              "memrefs with constant zero "
                                              "points");
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
     FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(in) || failed(filter))
+    if (failed(input) || failed(filter))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[2] == 1;
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
@@ -482,78 +872,105 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
     Value filterZpScalar = kb.constant(parts->filterZp);
     Value output = parts->output;
 
-    forEachPixel(
-        kb, outShape, *in, *parts,
-        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
-          // Channels [first, first + width): width 4 with DSP, 1 scalar.
-          auto emitChannels = [&](KernelBuilder &kb, Value first,
-                                  int64_t width) {
-            SmallVector<Value> cs, accs;
-            for (int64_t j = 0; j < width; ++j) {
-              Value c = kb.add(first, kb.constant(j));
-              cs.push_back(c);
-              accs.push_back(memref::LoadOp::create(
-                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, c})));
-            }
-            Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
-            Value filterChannel =
-                kb.addScaled(filter->offset, first, filter->strides[2]);
-            bool unroll = kh * kw <= kMaxUnrolledTaps;
-            auto forTaps = [&](int64_t ub, ValueRange accs,
-                               function_ref<SmallVector<Value>(
-                                   KernelBuilder &, Value, ValueRange)>
-                                   body) {
-              return forTapsWithAccs(kb, unroll, ub, accs, body);
+    auto emitKernel = [&](KernelBuilder &kb, const PaddedWindow *guard) {
+      forEachPixel(
+          kb, outShape, *in, *parts,
+          [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+            // Channels [first, first + width): width 4 with DSP, 1 scalar.
+            auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                    int64_t width) {
+              SmallVector<Value> cs, accs;
+              for (int64_t j = 0; j < width; ++j) {
+                Value c = kb.add(first, kb.constant(j));
+                cs.push_back(c);
+                accs.push_back(memref::LoadOp::create(
+                    kb.b, kb.loc, output,
+                    getOutputIndices(kb, {n, oh, ow, c})));
+              }
+              Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
+              Value filterChannel =
+                  kb.addScaled(filter->offset, first, filter->strides[2]);
+              bool unroll = kh * kw <= kMaxUnrolledTaps;
+              auto forTaps = [&](int64_t ub, ValueRange accs,
+                                 function_ref<SmallVector<Value>(
+                                     KernelBuilder &, Value, ValueRange)>
+                                     body) {
+                return forTapsWithAccs(kb, unroll, ub, accs, body);
+              };
+              accs = forTaps(
+                  kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                    Value rowCopied =
+                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
+                                    y, parts->dilationH);
+                    return ifWithAccs(
+                        kb, rowCopied, accs,
+                        [&](KernelBuilder &kb, ValueRange accs) {
+                          Value inRow = kb.addScaled(
+                              inChannel, y, parts->dilationH * in->strides[1]);
+                          Value filterRow = kb.addScaled(filterChannel, y,
+                                                         filter->strides[0]);
+                          return forTaps(
+                              kw, accs,
+                              [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                                Value columnCopied = isTapCopied(
+                                    kb, guard, /*row=*/false, ow,
+                                    parts->strideW, x, parts->dilationW);
+                                return ifWithAccs(
+                                    kb, columnCopied, accs,
+                                    [&](KernelBuilder &kb, ValueRange accs) {
+                                      Value inTap = kb.addScaled(
+                                          inRow, x,
+                                          parts->dilationW * in->strides[2]);
+                                      Value filterTap = kb.addScaled(
+                                          filterRow, x, filter->strides[1]);
+                                      if (width == 1) {
+                                        Value xv = arith::SubIOp::create(
+                                            kb.b, kb.loc,
+                                            kb.loadByte(in->base, inTap),
+                                            inZpScalar);
+                                        Value wv = arith::SubIOp::create(
+                                            kb.b, kb.loc,
+                                            kb.loadByte(filter->base,
+                                                        filterTap),
+                                            filterZpScalar);
+                                        return SmallVector<Value>{
+                                            kb.add(accs[0], kb.mul(xv, wv))};
+                                      }
+                                      // Channels (0, 2) in the even pair, (1,
+                                      // 3) in the odd one.
+                                      Value word = kb.loadWord(in->base, inTap);
+                                      Value w =
+                                          kb.loadWord(filter->base, filterTap);
+                                      Value even =
+                                          kb.sadd16(kb.sxtb16(word), inZp);
+                                      Value odd =
+                                          kb.sadd16(kb.sxtb16Odd(word), inZp);
+                                      Value wEven =
+                                          kb.sadd16(kb.sxtb16(w), filterZp);
+                                      Value wOdd =
+                                          kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                                      return SmallVector<Value>{
+                                          kb.intrinsic("llvm.arm.smlabb",
+                                                       {even, wEven, accs[0]}),
+                                          kb.intrinsic("llvm.arm.smlabb",
+                                                       {odd, wOdd, accs[1]}),
+                                          kb.intrinsic("llvm.arm.smlatt",
+                                                       {even, wEven, accs[2]}),
+                                          kb.intrinsic("llvm.arm.smlatt",
+                                                       {odd, wOdd, accs[3]})};
+                                    });
+                              });
+                        });
+                  });
+              for (auto [acc, c] : llvm::zip(accs, cs))
+                memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                        getOutputIndices(kb, {n, oh, ow, c}));
             };
-            accs = forTaps(
-                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
-                  Value inRow = kb.addScaled(inChannel, y,
-                                             parts->dilationH * in->strides[1]);
-                  Value filterRow =
-                      kb.addScaled(filterChannel, y, filter->strides[0]);
-                  return forTaps(
-                      kw, accs,
-                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
-                        Value inTap = kb.addScaled(
-                            inRow, x, parts->dilationW * in->strides[2]);
-                        Value filterTap =
-                            kb.addScaled(filterRow, x, filter->strides[1]);
-                        if (width == 1) {
-                          Value xv = arith::SubIOp::create(
-                              kb.b, kb.loc, kb.loadByte(in->base, inTap),
-                              inZpScalar);
-                          Value wv = arith::SubIOp::create(
-                              kb.b, kb.loc,
-                              kb.loadByte(filter->base, filterTap),
-                              filterZpScalar);
-                          return SmallVector<Value>{
-                              kb.add(accs[0], kb.mul(xv, wv))};
-                        }
-                        // Channels (0, 2) in the even pair, (1, 3) in the odd
-                        // one.
-                        Value word = kb.loadWord(in->base, inTap);
-                        Value w = kb.loadWord(filter->base, filterTap);
-                        Value even = kb.sadd16(kb.sxtb16(word), inZp);
-                        Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
-                        Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-                        Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
-                        return SmallVector<Value>{
-                            kb.intrinsic("llvm.arm.smlabb",
-                                         {even, wEven, accs[0]}),
-                            kb.intrinsic("llvm.arm.smlabb",
-                                         {odd, wOdd, accs[1]}),
-                            kb.intrinsic("llvm.arm.smlatt",
-                                         {even, wEven, accs[2]}),
-                            kb.intrinsic("llvm.arm.smlatt",
-                                         {odd, wOdd, accs[3]})};
-                      });
-                });
-            for (auto [acc, c] : llvm::zip(accs, cs))
-              memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                      getOutputIndices(kb, {n, oh, ow, c}));
-          };
-          forChannelBlocks(kb, simdChannels, channels, 4, emitChannels);
-        });
+            forChannelBlocks(kb, simdChannels, channels, 4, emitChannels);
+          });
+    };
+    emitForWindow(kb, input->window ? &*input->window : nullptr, emitKernel);
+    eraseWindowWrites(rewriter, *input);
     rewriter.eraseOp(op);
     return success();
   }
@@ -577,10 +994,11 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ByteView> in = getByteView(kb, parts->input);
+    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
     FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(in) || failed(filter))
+    if (failed(input) || failed(filter))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    const ByteView *in = &input->view;
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t numOc = outShape[3];
@@ -593,83 +1011,117 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
     Value filterZpScalar = kb.constant(parts->filterZp);
     Value output = parts->output;
 
-    forEachPixel(
-        kb, outShape, *in, *parts,
-        [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
-          // Output channels [first, first + width): width 4 with DSP, 1 scalar.
-          auto emitChannels = [&](KernelBuilder &kb, Value first,
-                                  int64_t width) {
-            SmallVector<Value> ocs, accs;
-            for (int64_t j = 0; j < width; ++j) {
-              Value oc = kb.add(first, kb.constant(j));
-              ocs.push_back(oc);
-              accs.push_back(memref::LoadOp::create(
-                  kb.b, kb.loc, output, getOutputIndices(kb, {n, oh, ow, oc})));
-            }
-            Value filterChannel =
-                kb.addScaled(filter->offset, first, filter->strides[3]);
-            auto forTaps = [&](int64_t ub, ValueRange accs,
-                               function_ref<SmallVector<Value>(
-                                   KernelBuilder &, Value, ValueRange)>
-                                   body) {
-              return forTapsWithAccs(kb, unroll, ub, accs, body);
+    auto emitKernel = [&](KernelBuilder &kb, const PaddedWindow *guard) {
+      forEachPixel(
+          kb, outShape, *in, *parts,
+          [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
+            // Output channels [first, first + width): width 4 with DSP, 1
+            // scalar.
+            auto emitChannels = [&](KernelBuilder &kb, Value first,
+                                    int64_t width) {
+              SmallVector<Value> ocs, accs;
+              for (int64_t j = 0; j < width; ++j) {
+                Value oc = kb.add(first, kb.constant(j));
+                ocs.push_back(oc);
+                accs.push_back(memref::LoadOp::create(
+                    kb.b, kb.loc, output,
+                    getOutputIndices(kb, {n, oh, ow, oc})));
+              }
+              Value filterChannel =
+                  kb.addScaled(filter->offset, first, filter->strides[3]);
+              auto forTaps = [&](int64_t ub, ValueRange accs,
+                                 function_ref<SmallVector<Value>(
+                                     KernelBuilder &, Value, ValueRange)>
+                                     body) {
+                return forTapsWithAccs(kb, unroll, ub, accs, body);
+              };
+              accs = forTaps(
+                  kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+                    Value rowCopied =
+                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
+                                    y, parts->dilationH);
+                    return ifWithAccs(
+                        kb, rowCopied, accs,
+                        [&](KernelBuilder &kb, ValueRange accs) {
+                          Value inRow = kb.addScaled(
+                              pixel, y, parts->dilationH * in->strides[1]);
+                          Value filterRow = kb.addScaled(filterChannel, y,
+                                                         filter->strides[0]);
+                          return forTaps(
+                              kw, accs,
+                              [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                                Value columnCopied = isTapCopied(
+                                    kb, guard, /*row=*/false, ow,
+                                    parts->strideW, x, parts->dilationW);
+                                return ifWithAccs(
+                                    kb, columnCopied, accs,
+                                    [&](KernelBuilder &kb, ValueRange accs) {
+                                      Value inTap = kb.addScaled(
+                                          inRow, x,
+                                          parts->dilationW * in->strides[2]);
+                                      Value filterTap = kb.addScaled(
+                                          filterRow, x, filter->strides[1]);
+                                      return forTaps(
+                                          numIc, accs,
+                                          [&](KernelBuilder &kb, Value ic,
+                                              ValueRange accs) {
+                                            Value xv = arith::SubIOp::create(
+                                                kb.b, kb.loc,
+                                                kb.loadByte(
+                                                    in->base,
+                                                    kb.addScaled(
+                                                        inTap, ic,
+                                                        in->strides[3])),
+                                                inZpScalar);
+                                            Value filterAt = kb.addScaled(
+                                                filterTap, ic,
+                                                filter->strides[2]);
+                                            if (width == 1) {
+                                              Value wv = arith::SubIOp::create(
+                                                  kb.b, kb.loc,
+                                                  kb.loadByte(filter->base,
+                                                              filterAt),
+                                                  filterZpScalar);
+                                              return SmallVector<Value>{kb.add(
+                                                  accs[0], kb.mul(xv, wv))};
+                                            }
+                                            // Output channels (0, 2) in the
+                                            // even pair, (1, 3) in the odd one;
+                                            // the input value is the bottom
+                                            // half of xv.
+                                            Value w = kb.loadWord(filter->base,
+                                                                  filterAt);
+                                            Value wEven = kb.sadd16(
+                                                kb.sxtb16(w), filterZp);
+                                            Value wOdd = kb.sadd16(
+                                                kb.sxtb16Odd(w), filterZp);
+                                            return SmallVector<Value>{
+                                                kb.intrinsic(
+                                                    "llvm.arm.smlabb",
+                                                    {xv, wEven, accs[0]}),
+                                                kb.intrinsic(
+                                                    "llvm.arm.smlabb",
+                                                    {xv, wOdd, accs[1]}),
+                                                kb.intrinsic(
+                                                    "llvm.arm.smlabt",
+                                                    {xv, wEven, accs[2]}),
+                                                kb.intrinsic(
+                                                    "llvm.arm.smlabt",
+                                                    {xv, wOdd, accs[3]})};
+                                          });
+                                    });
+                              });
+                        });
+                  });
+              for (auto [acc, oc] : llvm::zip(accs, ocs))
+                memref::StoreOp::create(kb.b, kb.loc, acc, output,
+                                        getOutputIndices(kb, {n, oh, ow, oc}));
             };
-            accs = forTaps(
-                kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
-                  Value inRow =
-                      kb.addScaled(pixel, y, parts->dilationH * in->strides[1]);
-                  Value filterRow =
-                      kb.addScaled(filterChannel, y, filter->strides[0]);
-                  return forTaps(
-                      kw, accs,
-                      [&](KernelBuilder &kb, Value x, ValueRange accs) {
-                        Value inTap = kb.addScaled(
-                            inRow, x, parts->dilationW * in->strides[2]);
-                        Value filterTap =
-                            kb.addScaled(filterRow, x, filter->strides[1]);
-                        return forTaps(
-                            numIc, accs,
-                            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
-                              Value xv = arith::SubIOp::create(
-                                  kb.b, kb.loc,
-                                  kb.loadByte(
-                                      in->base,
-                                      kb.addScaled(inTap, ic, in->strides[3])),
-                                  inZpScalar);
-                              Value filterAt = kb.addScaled(filterTap, ic,
-                                                            filter->strides[2]);
-                              if (width == 1) {
-                                Value wv = arith::SubIOp::create(
-                                    kb.b, kb.loc,
-                                    kb.loadByte(filter->base, filterAt),
-                                    filterZpScalar);
-                                return SmallVector<Value>{
-                                    kb.add(accs[0], kb.mul(xv, wv))};
-                              }
-                              // Output channels (0, 2) in the even pair, (1, 3)
-                              // in the odd one; the input value is the bottom
-                              // half of xv.
-                              Value w = kb.loadWord(filter->base, filterAt);
-                              Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-                              Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
-                              return SmallVector<Value>{
-                                  kb.intrinsic("llvm.arm.smlabb",
-                                               {xv, wEven, accs[0]}),
-                                  kb.intrinsic("llvm.arm.smlabb",
-                                               {xv, wOdd, accs[1]}),
-                                  kb.intrinsic("llvm.arm.smlabt",
-                                               {xv, wEven, accs[2]}),
-                                  kb.intrinsic("llvm.arm.smlabt",
-                                               {xv, wOdd, accs[3]})};
-                            });
-                      });
-                });
-            for (auto [acc, oc] : llvm::zip(accs, ocs))
-              memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                      getOutputIndices(kb, {n, oh, ow, oc}));
-          };
-          forChannelBlocks(kb, simdOc, numOc, 4, emitChannels);
-        });
+            forChannelBlocks(kb, simdOc, numOc, 4, emitChannels);
+          });
+    };
+    emitForWindow(kb, input->window ? &*input->window : nullptr, emitKernel);
+    eraseWindowWrites(rewriter, *input);
     rewriter.eraseOp(op);
     return success();
   }
@@ -722,7 +1174,8 @@ namespace {
 /// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
 /// since |P| < 2^62,
 ///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
+///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1)
+///                  = (y >> 1) + (y & 1),  y = t >> (s - 32),
 /// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
 /// shifts are in [0, 31], so no shift is out of range.
 struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
@@ -782,16 +1235,126 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
                                kb.constant(31)));
     Value shift =
         arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
-    Value quotient = arith::ShRSIOp::create(
+    // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
+    // is y & 1.
+    Value y = arith::ShRSIOp::create(
         rewriter, kb.loc, t,
-        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(31)));
-    Value roundBit = arith::AndIOp::create(
-        rewriter, kb.loc,
-        arith::ShRSIOp::create(
-            rewriter, kb.loc, t,
-            arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32))),
-        kb.constant(1));
+        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32)));
+    Value quotient =
+        arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
     rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
+    return success();
+  }
+};
+} // namespace
+
+/// Returns true if \p value is a contiguous row-major memref of int8 with a
+/// static shape.
+static bool isContiguousInt8MemRef(Value value) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (!type || !type.getElementType().isInteger(8) || !type.hasStaticShape() ||
+      failed(type.getStridesAndOffset(strides, offset)))
+    return false;
+  // Row-major: each dimension (of more than one element) strides over the
+  // ones after it.
+  int64_t expected = 1;
+  for (int64_t dim = type.getRank() - 1; dim >= 0; --dim) {
+    if (type.getDimSize(dim) != 1 && strides[dim] != expected)
+      return false;
+    expected *= type.getDimSize(dim);
+  }
+  return true;
+}
+
+namespace {
+/// Rewrites an elementwise clamp of int8 values (a linalg.generic whose body
+/// is arith.maxsi and/or arith.minsi of the element with constants, as a
+/// lowered tosa.clamp is) four bytes at a time: SSUB8 of the word and the
+/// bound repeated in each byte sets the GE flag of each byte where the
+/// element is at least the bound, and SEL picks the element or the bound
+/// per byte. Bytes left over are clamped one at a time.
+struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInputs() != 1 ||
+        op.getNumDpsInits() != 1 ||
+        op.getNumParallelLoops() != op.getNumLoops() ||
+        !llvm::all_of(op.getIndexingMapsArray(),
+                      [](AffineMap map) { return map.isIdentity(); }))
+      return failure();
+    Value input = op.getDpsInputOperand(0)->get();
+    Value output = op.getDpsInitOperand(0)->get();
+    if (!isContiguousInt8MemRef(input) || !isContiguousInt8MemRef(output) ||
+        cast<MemRefType>(input.getType()).getShape() !=
+            cast<MemRefType>(output.getType()).getShape())
+      return failure();
+    // The chain of bounds from the element to the yielded value: (bound,
+    // isMax) per op.
+    Block &body = op.getRegion().front();
+    Value current = body.getArgument(0);
+    SmallVector<std::pair<int64_t, bool>> bounds;
+    for (Operation &inner : body.without_terminator()) {
+      if (!isa<arith::MaxSIOp, arith::MinSIOp>(inner) ||
+          inner.getOperand(0) != current)
+        return failure();
+      APInt bound;
+      if (!matchPattern(inner.getOperand(1), m_ConstantInt(&bound)))
+        return failure();
+      bounds.push_back({bound.getSExtValue(), isa<arith::MaxSIOp>(inner)});
+      current = inner.getResult(0);
+    }
+    if (bounds.empty() || body.getTerminator()->getOperand(0) != current)
+      return failure();
+
+    KernelBuilder kb(rewriter, op.getLoc());
+    FailureOr<ByteView> in = getByteView(kb, input);
+    FailureOr<ByteView> out = getByteView(kb, output);
+    if (failed(in) || failed(out))
+      return failure();
+    int64_t numElements = cast<MemRefType>(input.getType()).getNumElements();
+    int64_t words = numElements - numElements % 4;
+    SmallVector<Value> state = {kb.address(in->base, in->offset),
+                                kb.address(out->base, out->offset)};
+    state = forWithAccs(
+        kb, 0, words, 4, state,
+        [&](KernelBuilder &kb, Value, ValueRange state) {
+          Value word = kb.loadWordAt(state[0]);
+          for (auto [bound, isMax] : bounds) {
+            uint32_t byte = static_cast<uint32_t>(bound) & 0xFFu;
+            Value packed =
+                kb.constant(static_cast<int32_t>(byte * 0x01010101u));
+            // GE per byte where word >= bound.
+            kb.intrinsic("llvm.arm.ssub8", {word, packed});
+            word = isMax ? kb.intrinsic("llvm.arm.sel", {word, packed})
+                         : kb.intrinsic("llvm.arm.sel", {packed, word});
+          }
+          LLVM::StoreOp::create(kb.b, kb.loc, word, state[1],
+                                /*alignment=*/1);
+          return SmallVector<Value>{kb.offsetPointer(state[0], 4),
+                                    kb.offsetPointer(state[1], 4)};
+        });
+    forWithAccs(
+        kb, words, numElements, 1, state,
+        [&](KernelBuilder &kb, Value, ValueRange state) {
+          Value value = LLVM::LoadOp::create(kb.b, kb.loc, kb.i8, state[0], 1);
+          for (auto [bound, isMax] : bounds) {
+            Value c = arith::ConstantIntOp::create(kb.b, kb.loc, kb.i8, bound);
+            value =
+                isMax
+                    ? arith::MaxSIOp::create(kb.b, kb.loc, value, c).getResult()
+                    : arith::MinSIOp::create(kb.b, kb.loc, value, c)
+                          .getResult();
+          }
+          LLVM::StoreOp::create(kb.b, kb.loc, value, state[1], 1);
+          return SmallVector<Value>{kb.offsetPointer(state[0], 1),
+                                    kb.offsetPointer(state[1], 1)};
+        });
+    rewriter.eraseOp(op);
     return success();
   }
 };
@@ -802,7 +1365,7 @@ void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
                                                         ocBlock);
-  patterns.add<RescaleTo32Bit>(patterns.getContext());
+  patterns.add<RescaleTo32Bit, ClampToDsp>(patterns.getContext());
   patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
   patterns.add<DepthwiseHwcToDsp<linalg::DepthwiseConv2DNhwcHwcQOp>,

@@ -263,9 +263,12 @@ static LogicalResult rewritePaddedWindow(RewriterBase &rewriter,
                                     rewriter.getIndexAttr(1));
   Value part = tensor::ExtractSliceOp::create(rewriter, loc, pad.getSource(),
                                               sourceOffsets, sizes, strides);
-  Value window = tensor::InsertSliceOp::create(rewriter, loc, part, filled,
-                                               windowOffsets, sizes, strides);
-  rewriter.replaceOp(slice, window);
+  auto window = tensor::InsertSliceOp::create(rewriter, loc, part, filled,
+                                              windowOffsets, sizes, strides);
+  // The copy covers exactly the window's intersection with %src: kernels
+  // may test a tap against %src's bounds instead (arm-dsp-int8-kernels).
+  addLocationMark(window, kPaddedWindowLocName);
+  rewriter.replaceOp(slice, window.getResult());
   rewriter.eraseOp(pad);
   return success();
 }

@@ -23,6 +23,12 @@
 namespace mlir {
 namespace memopt {
 
+/// Metadata of the `FusedLoc` of the copy of a padded window's part of its
+/// source (`fuse-rescale-accumulators`): the copy covers exactly the
+/// intersection of the window with the source, so `arm-dsp-int8-kernels`
+/// may test a tap against the source's bounds instead of the copied part.
+constexpr llvm::StringLiteral kPaddedWindowLocName = "memopt.padded_window";
+
 /// Returns true if the location of \p op is a `FusedLoc` whose metadata is
 /// the string \p mark.
 inline bool hasLocationMark(Operation *op, StringRef mark) {

@@ -1,9 +1,11 @@
 // mem-opt-compile --cpu=cortex-m4 (and cortex-m7) compiles the int8 inner
 // loops with the DSP extension: the reduction loop of a 1x1 convolution (32
 // input channels, four at a time) loads one input word, widens it
-// with SXTB16 and SXTB16 ROR #8, subtracts the input zero point -128 with
-// SADD16 (#0x800080 is the halfword pair (128, 128)) and accumulates with
-// SMLAD, then branches back; the 3x3 depthwise convolution (8 channels)
+// with SXTB16 and SXTB16 ROR #8 and accumulates with SMLAD, then branches
+// back; its input zero point -128 is folded into the bias
+// (arm-dsp-fold-zero-points), so the loop has no SADD16. The 3x3
+// depthwise convolution (8 channels, padded: its zero point stays) subtracts
+// the zero point with SADD16 (#0x800080 is the halfword pair (128, 128)) and
 // accumulates each channel with SMLABB/SMLATT.
 // Targets without the kernels: --dsp-kernels=false, and cortex-m33/cortex-m55
 // (the pass runs for cortex-m4 and cortex-m7 only) have no SMLAD or SXTB16.
@@ -20,19 +22,26 @@
 // RUN: mem-opt-compile %s --cpu=cortex-m55 -o %t/m55.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m55.o | FileCheck %s --check-prefix=NODSP
 
-// The pointwise loop: a word of input, two widenings, zero point, SMLADs of
-// the output channel block, and the backward branch of the loop.
-// DSP: mov.w [[ZP:r[0-9]+]], #0x800080
+// The pointwise loop: a word of input, two widenings, SMLADs of the output
+// channel block, and the backward branch of the loop; no SADD16.
+// DSP-LABEL: <cortex_m_dsp_kernels.extracted>:
+// DSP-NOT: sadd16
 // DSP: sxtb16 [[E:[a-z0-9]+]], [[X:[a-z0-9]+]]{{$}}
-// DSP-DAG: sxtb16 [[O:[a-z0-9]+]], [[X]], ror #8
-// DSP-DAG: sadd16 {{[a-z0-9]+}}, [[E]], [[ZP]]
-// DSP-DAG: sadd16 {{[a-z0-9]+}}, [[O]], [[ZP]]
+// DSP-NOT: sadd16
+// DSP: sxtb16 {{[a-z0-9]+}}, [[X]], ror #8
+// DSP-NOT: sadd16
 // DSP: smlad
 // DSP: smlad
 // DSP: smlad
 // DSP: smlad
+// DSP-NOT: sadd16
 // DSP: b{{[a-z]+}} 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
-// The depthwise taps: SMLABB and SMLATT per channel pair.
+// The depthwise taps: the zero point pair, SADD16, SMLABB and SMLATT per
+// channel pair.
+// DSP-LABEL: <cortex_m_dsp_kernels.extracted.1>:
+// (The register allocator may copy the zero point pair between registers.)
+// DSP: mov.w {{r[0-9]+|lr}}, #0x800080
+// DSP-DAG: sadd16 {{[a-z0-9]+}}, {{[a-z0-9]+}}, {{[a-z0-9]+}}
 // DSP-DAG: smlabb
 // DSP-DAG: smlatt
 // NODSP-NOT: {{smlad|sxtb16|sadd16|smlatt}}

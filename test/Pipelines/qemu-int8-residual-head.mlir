@@ -10,6 +10,11 @@
 // The same with the inputs and outputs in the caller's buffers (io=caller).
 // RUN: %run_firmware %S/Inputs/int8_residual_head.mlir --work %t.caller --seed 5 \
 // RUN:   --cpu cortex-m4 --cpu cortex-m7 --compile-arg=--io=caller | FileCheck %s
+// Its clamps are computed four bytes at a time (arm-dsp-int8-kernels: SSUB8
+// sets the GE flags, SEL picks element or bound per byte).
+// RUN: llvm-objdump -d %t/cortex-m4/model.o | FileCheck %s --check-prefix=ASM
+// ASM: ssub8
+// ASM-NEXT: sel
 // CHECK-NOT: FAIL
 // CHECK: OK cortex-m4 on mps2-an386: int8_residual_head: predicted_peak=
 // CHECK-NOT: FAIL

@@ -27,11 +27,11 @@
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XEZ]], %{{.*}}, %[[ACC1]])
 // CHECK:   llvm.call_intrinsic "llvm.arm.smlad"(%[[XOZ]]
-// The scalar tail: input channels 4 to 6, (x - zp) * w.
-// CHECK:   scf.for %{{.*}} = %[[C4]] to %[[C7]] step %{{.*}} iter_args
-// CHECK:     arith.extsi %{{.*}} : i8 to i32
-// CHECK:     arith.subi %{{.*}}, %[[ZPS]] : i32
-// CHECK:     arith.muli
+// The scalar tail: input channels 4 to 6, (x - zp) * w, unrolled (at most 4
+// steps).
+// CHECK-NOT: scf.for
+// CHECK-COUNT-3: arith.subi %{{.*}}, %[[ZPS]] : i32
+// CHECK-NOT: scf.for
 // CHECK:   memref.store
 // CHECK:   memref.store
 // CHECK: }
@@ -139,7 +139,8 @@ func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x
 
 // The rounding multiply of a rescale with constant shifts in [32, 62]
 // becomes 32-bit: one widening multiply, t = (hi << 1) | (lo >> 31), then
-// (t >> (s - 31)) + ((t >> (s - 32)) & 1). Shift 31 (below 32) stays 64-bit.
+// (t >> (s - 31)) + ((t >> (s - 32)) & 1), computed as (y >> 1) + (y & 1)
+// with y = t >> (s - 32). Shift 31 (below 32) stays 64-bit.
 // CHECK-LABEL: func.func @rescale
 // CHECK: linalg.generic
 // CHECK-NOT: i64
@@ -148,11 +149,10 @@ func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x6xi8>, %out: memref<1x
 // CHECK: %[[SHR:.*]] = arith.shrui %[[LO]], %{{.*}} : i32
 // CHECK: %[[T:.*]] = arith.ori %[[SHL]], %[[SHR]] : i32
 // CHECK: %[[S:.*]] = arith.extui %{{.*}} : i8 to i32
-// CHECK: %[[S31:.*]] = arith.subi %[[S]], %{{.*}} : i32
-// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[S31]] : i32
-// CHECK: %[[S32:.*]] = arith.subi %[[S]], %{{.*}} : i32
-// CHECK: %[[B:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
-// CHECK: %[[BIT:.*]] = arith.andi %[[B]], %{{.*}} : i32
+// CHECK: %[[S32:.*]] = arith.subi %[[S]], %c32_i32 : i32
+// CHECK: %[[Y:.*]] = arith.shrsi %[[T]], %[[S32]] : i32
+// CHECK: %[[Q:.*]] = arith.shrsi %[[Y]], %c1_i32 : i32
+// CHECK: %[[BIT:.*]] = arith.andi %[[Y]], %c1_i32 : i32
 // CHECK: arith.addi %[[Q]], %[[BIT]] : i32
 // CHECK: linalg.generic
 // CHECK: arith.muli %{{.*}}, %{{.*}} : i64
@@ -189,6 +189,149 @@ func.func @rescale(%acc: memref<2xi32>, %out: memref<2xi32>) {
     %7 = arith.shrsi %6, %3 : i64
     %8 = arith.trunci %7 : i64 to i32
     linalg.yield %8 : i32
+  }
+  return
+}
+
+// -----
+
+// A depthwise conv reading a padded window (fuse-rescale-accumulators): the
+// window is filled with the input zero point -128 and the part of the image
+// at rows/columns [%r, %r + %h) x [%c, %c + %w) is copied to window
+// position (%y, %x). The kernel reads the image in place instead, so the
+// fill and the copy are gone: window element (0, i, j, c) is image element
+// (0, i + %r - %y, j + %c - %x, c) when i - %y <u %h and j - %x <u %w (a
+// row check per kernel row, a column check per tap), else the zero point,
+// whose products are 0 (the tap is skipped). A window the copy covers whole
+// (offsets 0, sizes 3) takes the branch without checks.
+// CHECK-LABEL: func.func @window
+// CHECK-NOT: linalg.fill
+// CHECK-NOT: linalg.copy
+// CHECK: memref.extract_aligned_pointer_as_index %arg0
+// CHECK-COUNT-2: arith.cmpi eq, %{{.*}}, %c3_i32 : i32
+// CHECK-NEXT: arith.andi
+// CHECK-NEXT: %[[WHOLE:.*]] = arith.andi %{{.*}}, %{{.*}} : i1
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK-NOT: scf.if
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK: } else {
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if %[[ROW]] -> (i32, i32, i32, i32) {
+// CHECK: %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if %[[COL]] -> (i32, i32, i32, i32) {
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @window(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant -128 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// A window filled with another value than the input zero point is read as
+// it is: its fill and copy stay.
+// CHECK-LABEL: func.func @window_other_fill
+// CHECK: linalg.fill
+// CHECK: linalg.copy
+// CHECK-NOT: scf.if
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @window_other_fill(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant 0 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// The same window whose copy carries the mark of fuse-rescale-accumulators
+// (it covers exactly the window's intersection with the 5x5 image): a tap is
+// tested against the image, (origin + i) <u 5 with origin = %r - %y, and the
+// interior is origin <=u 5 - 3 = 2 in H and W; the copied rectangle (%h,
+// %wd) is not read.
+// CHECK-LABEL: func.func @window_exact
+// CHECK-NOT: linalg.copy
+// CHECK: %[[OH:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[OW:.*]] = arith.subi %{{.*}}, %{{.*}} : i32
+// CHECK: %[[IH:.*]] = arith.cmpi ule, %[[OH]], %c2_i32 : i32
+// CHECK: %[[IW:.*]] = arith.cmpi ule, %[[OW]], %c2_i32 : i32
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[IH]], %[[IW]] : i1
+// CHECK-NEXT: scf.if %[[WHOLE]] {
+// CHECK: } else {
+// CHECK: %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %c5_i32 : i32
+// CHECK: scf.if %[[ROW]] -> (i32, i32, i32, i32) {
+// CHECK: %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %c5_i32 : i32
+// CHECK: scf.if %[[COL]] -> (i32, i32, i32, i32) {
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @window_exact(%image: memref<1x5x5x4xi8>, %window: memref<1x3x3x4xi8>, %w: memref<3x3x4xi8>, %out: memref<1x1x1x4xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant -128 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x4xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x5x5x4xi8> to memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x4xi8, strided<[100, 20, 4, 1], offset: ?>>) outs(%dst : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>) loc(fused<"memopt.padded_window">[unknown])
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%out : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// An int8 clamp to [-20, 100] (a lowered tosa.clamp) of 18 bytes, in place:
+// four words, each through SSUB8 and SEL against the bound in every byte
+// (-20 = 0xEC: 0xECECECEC = -320017172; 100 = 0x64: 0x64646464 =
+// 1684300900); max(x, lo) is SEL(x, lo) where x >= lo, min(x, hi) is
+// SEL(hi, x) where x >= hi. The last 2 bytes one at a time.
+// CHECK-LABEL: func.func @clamp
+// CHECK-DAG: %[[LO:.*]] = arith.constant -320017172 : i32
+// CHECK-DAG: %[[HI:.*]] = arith.constant 1684300900 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %c16_i32 step %c4_i32 iter_args(%[[P:.*]] = %{{.*}}, %[[Q:.*]] = %{{.*}}) -> (!llvm.ptr, !llvm.ptr) : i32 {
+// CHECK:   %[[X:.*]] = llvm.load %[[P]] {alignment = 1 : i64} : !llvm.ptr -> i32
+// CHECK:   llvm.call_intrinsic "llvm.arm.ssub8"(%[[X]], %[[LO]])
+// CHECK:   %[[M:.*]] = llvm.call_intrinsic "llvm.arm.sel"(%[[X]], %[[LO]])
+// CHECK:   llvm.call_intrinsic "llvm.arm.ssub8"(%[[M]], %[[HI]])
+// CHECK:   %[[N:.*]] = llvm.call_intrinsic "llvm.arm.sel"(%[[HI]], %[[M]])
+// CHECK:   llvm.store %[[N]], %[[Q]] {alignment = 1 : i64} : i32, !llvm.ptr
+// CHECK: scf.for %{{.*}} = %c16_i32 to %c18_i32 step %c1_i32
+// CHECK:   arith.maxsi %{{.*}}, %c-20_i8 : i8
+// CHECK:   arith.minsi %{{.*}}, %c100_i8 : i8
+// CHECK-NOT: linalg.generic
+func.func @clamp(%x: memref<1x2x3x3xi8>) {
+  %lo = arith.constant -20 : i8
+  %hi = arith.constant 100 : i8
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x2x3x3xi8>) outs(%x : memref<1x2x3x3xi8>) {
+  ^bb0(%in: i8, %out: i8):
+    %0 = arith.maxsi %in, %lo : i8
+    %1 = arith.minsi %0, %hi : i8
+    linalg.yield %1 : i8
+  }
+  return
+}
+
+// -----
+
+// A clamp of a strided (not contiguous) view stays a linalg.generic.
+// CHECK-LABEL: func.func @clamp_strided
+// CHECK: linalg.generic
+// CHECK-NOT: llvm.arm.ssub8
+func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
+  %lo = arith.constant -20 : i8
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%x : memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) outs(%x : memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
+  ^bb0(%in: i8, %out: i8):
+    %0 = arith.maxsi %in, %lo : i8
+    linalg.yield %0 : i8
   }
   return
 }

@@ -681,6 +681,35 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
                            "arith::ArithDialect", "memref::MemRefDialect"];
 }
 
+def ArmDspFoldInputZeroPointsPass
+    : Pass<"arm-dsp-fold-zero-points", "ModuleOp"> {
+  let summary = "Fold the input zero point of int8 convolutions into their "
+                "bias";
+  let description = [{
+    For each bufferized `linalg.conv_2d_nhwc_fhwc_q` with a constant filter
+    whose output is initialized, right before it, by a `linalg.generic`
+    that copies a constant per-channel bias, rewrites
+
+        sum((x - zi) * (w - zw)) + b  =  sum(x * (w - zw)) + b'
+
+    with `b' = b - zi * sum(w - zw)` per output channel, a new constant
+    global (`<bias>_izp`) that the initialization reads instead: the
+    convolution gets the input zero point 0. Both sides are equal in int32
+    arithmetic (modulo 2^32), so the result is bit-exact. The DSP kernels
+    (`arm-dsp-int8-kernels`) then need no `SADD16` per input word. A
+    convolution whose input is a padded window (a buffer filled with the
+    zero point, written by `linalg.fill`; the kernels skip its taps outside
+    the image) keeps its zero point. Runs before `arm-dsp-int8-kernels` in
+    `cortex-m-pipeline`; no activation memory changes (the new bias is
+    flash).
+  }];
+  let statistics = [
+    Statistic<"numFolded", "num-folded",
+              "Convolutions whose input zero point was folded into the bias">,
+  ];
+  let dependentDialects = ["arith::ArithDialect", "memref::MemRefDialect"];
+}
+
 def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   let summary = "Set the module's LLVM target triple and data layout";
   let description = [{
