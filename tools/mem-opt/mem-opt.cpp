@@ -81,7 +81,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
         "memplan-plan-arena", "memplan-io-to-arena", "memplan-lower",
         "set-llvm-target"}},
       {"Input checks", {"verify-default-attributes", "split-concats"}},
-      {"Kernels for the CPU", {"arm-dsp-int8-kernels"}},
+      {"Kernels for the CPU", {"arm-dsp-int8-kernels", "arm-mve-int8-kernels"}},
   };
 }
 

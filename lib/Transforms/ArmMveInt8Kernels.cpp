@@ -1,0 +1,393 @@
+//===- ArmMveInt8Kernels.cpp - arm-mve-int8-kernels patterns --------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Lowers bufferized int8 convolutions to loops on vectors that LLVM's ARM
+// backend selects as MVE (Armv8.1-M Helium, Cortex-M55) instructions:
+//
+//   conv_2d_nhwc_fhwc[_q]      for each output pixel and block of output
+//                              channels, the reduction over (kh, kw, ic)
+//                              sixteen input channels at a time: one
+//                              vector<16xi8> load of the input (VLDRB.U8)
+//                              and, per output channel, one of the filter and
+//                              vector.reduction <add> of the product of the
+//                              sign-extended vectors, which is one VMLAVA.S8
+//                              (16 multiply-accumulates into a scalar). The
+//                              input channels left over (ic % 16) take one
+//                              masked load (VPST; VLDRBT) whose inactive
+//                              lanes are 0.
+//   depthwise_conv_2d_nhwc_hwc[_q]  eight channels at a time (then four,
+//                              then a masked group of four): per tap the
+//                              input and filter bytes sign-extended to
+//                              vector<8xi32> (VLDRB.S32), the zero point
+//                              added (VADD), multiplied (VMUL.I32) and added
+//                              to the accumulator vector, which is loaded and
+//                              stored once per pixel.
+//
+// Zero points. VMLAVA.S8 multiplies the raw int8 values, so the convolution
+// uses
+//   sum (x - zx)(w - zw) = sum x w - zx sum w - zw sum x + N zx zw
+// (N = KH * KW * IC), with sum w per output channel (VADDVA.S8) when zx is
+// not 0 and sum x per pixel when zw is not 0, all modulo 2^32: the int32
+// result is the linalg op's, whose additions wrap the same way. Each product
+// of two int8 values, and each partial sum of VMLAVA, is an exact integer.
+// The depthwise products (x - zx)(w - zw) are at most 255 * 255 in
+// magnitude, computed in i32.
+//
+// Memory: the kernels read input and filter in place (unaligned vector loads
+// of bytes are allowed) and keep their accumulators in registers; no
+// scratch buffer, so the arena is unchanged.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArmInt8KernelUtils.h"
+#include "MemOpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::armkernels;
+
+namespace {
+/// Emits the kernels' vector operations at one insertion point.
+struct VectorBuilder {
+  VectorBuilder(OpBuilder &b, Location loc)
+      : b(b), loc(loc), i8(b.getI8Type()), i32(b.getI32Type()),
+        ptr(LLVM::LLVMPointerType::get(b.getContext())) {}
+
+  Value constant(int64_t value) { return getI32Constant(b, loc, value); }
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  Value mul(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
+
+  /// The address of element \p offset (of type \p element) after \p base.
+  Value address(Value base, Value offset, Type element) {
+    return LLVM::GEPOp::create(b, loc, ptr, element, base, ValueRange{offset});
+  }
+  /// The mask whose first \p active of \p lanes lanes are set.
+  Value mask(int64_t lanes, int64_t active) {
+    auto type = VectorType::get({lanes}, b.getI1Type());
+    SmallVector<bool> bits(lanes, false);
+    std::fill_n(bits.begin(), active, true);
+    return arith::ConstantOp::create(b, loc, type,
+                                     DenseElementsAttr::get(type, bits));
+  }
+  /// \p lanes elements of type \p element at \p base + \p offset; only the
+  /// first \p active are read (a masked load; the others are 0) when
+  /// \p active < \p lanes.
+  Value load(Value base, Value offset, Type element, int64_t lanes,
+             int64_t active) {
+    auto type = VectorType::get({lanes}, element);
+    Value at = address(base, offset, element);
+    unsigned alignment = element.getIntOrFloatBitWidth() / 8;
+    if (active == lanes)
+      return LLVM::LoadOp::create(b, loc, type, at, alignment);
+    Value zero = arith::ConstantOp::create(
+        b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(element)));
+    return LLVM::MaskedLoadOp::create(b, loc, type, at, mask(lanes, active),
+                                      zero, alignment);
+  }
+  /// Stores the first \p active lanes of \p value at \p base + \p offset.
+  void store(Value value, Value base, Value offset, int64_t active) {
+    auto type = cast<VectorType>(value.getType());
+    Type element = type.getElementType();
+    Value at = address(base, offset, element);
+    unsigned alignment = element.getIntOrFloatBitWidth() / 8;
+    int64_t lanes = type.getNumElements();
+    if (active == lanes) {
+      LLVM::StoreOp::create(b, loc, value, at, alignment);
+      return;
+    }
+    LLVM::MaskedStoreOp::create(b, loc, value, at, mask(lanes, active),
+                                alignment);
+  }
+  /// \p value (a vector of i8) sign-extended to i32 lanes.
+  Value widen(Value value) {
+    auto type = cast<VectorType>(value.getType());
+    return arith::ExtSIOp::create(
+        b, loc, VectorType::get(type.getShape(), i32), value);
+  }
+  /// The i32 vector of \p lanes lanes that all hold \p value.
+  Value splat(int64_t value, int64_t lanes) {
+    auto type = VectorType::get({lanes}, i32);
+    return vector::BroadcastOp::create(b, loc, type, constant(value));
+  }
+  /// The sum of the lanes of \p value.
+  Value sum(Value value) {
+    return vector::ReductionOp::create(b, loc, vector::CombiningKind::ADD,
+                                       value);
+  }
+
+  OpBuilder &b;
+  Location loc;
+  Type i8, i32, ptr;
+};
+
+/// Input channels per vector of the convolution's reduction.
+constexpr int64_t kConvLanes = 16;
+
+/// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]) whose
+/// input channels are contiguous in input and filter.
+template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
+  ConvFhwcToMve(MLIRContext *context, unsigned ocBlock)
+      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
+                                             "with constant zero points");
+    Location loc = op.getLoc();
+    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
+    if (failed(in) || failed(filter) || in->strides[3] != 1 ||
+        filter->strides[3] != 1)
+      return rewriter.notifyMatchFailure(op, "input channels not contiguous");
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t numOc = outShape[3];
+    int64_t kh = filter->shape[1], kw = filter->shape[2];
+    int64_t numIc = filter->shape[3];
+    int64_t fullIc = numIc - numIc % kConvLanes;
+    int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
+    int64_t zx = parts->inputZp, zw = parts->filterZp;
+    Value output = parts->output;
+
+    forEachOutputPixel(
+        rewriter, loc, outShape, *in, *parts,
+        [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
+            Value pixel) {
+          // Output channels [first, first + width). The carried values: the
+          // width accumulators, then (zx != 0) the width filter sums, then
+          // (zw != 0) the input sum.
+          auto emitBlock = [&](OpBuilder &b, Location loc, Value first,
+                               int64_t width) {
+            VectorBuilder vb(b, loc);
+            SmallVector<Value> ocs, carried, filterBases;
+            for (int64_t j = 0; j < width; ++j) {
+              Value oc = vb.add(first, vb.constant(j));
+              ocs.push_back(oc);
+              carried.push_back(memref::LoadOp::create(
+                  b, loc, output, toIndices(b, loc, {n, oh, ow, oc})));
+              filterBases.push_back(
+                  addScaled(b, loc, filter->offset, oc, filter->strides[0]));
+            }
+            if (zx != 0)
+              carried.append(width, vb.constant(0));
+            if (zw != 0)
+              carried.push_back(vb.constant(0));
+            // One vector of input channels at inTap + ic (active lanes of
+            // kConvLanes) for every output channel of the block.
+            auto step = [&](OpBuilder &b, Location loc, Value inTap,
+                            ArrayRef<Value> filterTaps, Value ic,
+                            int64_t active, ValueRange carried) {
+              VectorBuilder vb(b, loc);
+              Value x = vb.widen(vb.load(in->base, vb.add(inTap, ic), vb.i8,
+                                         kConvLanes, active));
+              SmallVector<Value> next(carried);
+              for (int64_t j = 0; j < width; ++j) {
+                Value w = vb.widen(vb.load(filter->base,
+                                           vb.add(filterTaps[j], ic), vb.i8,
+                                           kConvLanes, active));
+                next[j] = vb.add(carried[j], vb.sum(vb.mul(x, w)));
+                if (zx != 0)
+                  next[width + j] = vb.add(carried[width + j], vb.sum(w));
+              }
+              if (zw != 0)
+                next.back() = vb.add(carried.back(), vb.sum(x));
+              return next;
+            };
+            carried = forWithAccs(
+                b, loc, 0, kh, 1, carried,
+                [&](OpBuilder &b, Location loc, Value y, ValueRange carried) {
+                  Value inRow = addScaled(b, loc, pixel, y,
+                                          parts->dilationH * in->strides[1]);
+                  return forWithAccs(
+                      b, loc, 0, kw, 1, carried,
+                      [&](OpBuilder &b, Location loc, Value x,
+                          ValueRange carried) {
+                        Value inTap = addScaled(
+                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
+                        SmallVector<Value> filterTaps;
+                        for (Value base : filterBases)
+                          filterTaps.push_back(addScaled(
+                              b, loc,
+                              addScaled(b, loc, base, y, filter->strides[1]),
+                              x, filter->strides[2]));
+                        SmallVector<Value> result = forWithAccs(
+                            b, loc, 0, fullIc, kConvLanes, carried,
+                            [&](OpBuilder &b, Location loc, Value ic,
+                                ValueRange carried) {
+                              return step(b, loc, inTap, filterTaps, ic,
+                                          kConvLanes, carried);
+                            });
+                        if (fullIc == numIc)
+                          return result;
+                        return step(b, loc, inTap, filterTaps,
+                                    getI32Constant(b, loc, fullIc),
+                                    numIc - fullIc, result);
+                      });
+                });
+            // The zero-point terms: - zx sum w - zw sum x + N zx zw.
+            VectorBuilder tail(b, loc);
+            int64_t window = kh * kw * numIc;
+            for (int64_t j = 0; j < width; ++j) {
+              Value acc = carried[j];
+              if (zx != 0)
+                acc = tail.add(acc, tail.mul(carried[width + j],
+                                             tail.constant(-zx)));
+              if (zw != 0)
+                acc = tail.add(acc,
+                               tail.mul(carried.back(), tail.constant(-zw)));
+              // Modulo 2^32, as the op's int32 sums.
+              int64_t constantTerm = static_cast<int32_t>(
+                  static_cast<uint32_t>(window * zx * zw));
+              if (constantTerm != 0)
+                acc = tail.add(acc, tail.constant(constantTerm));
+              memref::StoreOp::create(b, loc, acc, output,
+                                      toIndices(b, loc, {n, oh, ow, ocs[j]}));
+            }
+          };
+          int64_t blocked = numOc - numOc % block;
+          forWithAccs(b, loc, 0, blocked, block, {},
+                      [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                        emitBlock(b, loc, first, block);
+                        return SmallVector<Value>();
+                      });
+          if (blocked < numOc)
+            emitBlock(b, loc, getI32Constant(b, loc, blocked), numOc - blocked);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+
+  unsigned ocBlock;
+};
+
+/// Taps of a depthwise window up to which its loops are unrolled.
+constexpr int64_t kMaxUnrolledTaps = 25;
+
+/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]) of at
+/// least 4 channels, contiguous in input and filter.
+template <typename DepthwiseOp>
+struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
+  using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(DepthwiseOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
+                                             "memrefs with constant zero "
+                                             "points");
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t channels = outShape[3];
+    // One channel at a time (the in-place depthwise) is not worth a vector.
+    if (channels < 4)
+      return rewriter.notifyMatchFailure(op, "fewer than 4 channels");
+    Location loc = op.getLoc();
+    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
+    FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
+    if (failed(in) || failed(filter) || failed(out) || in->strides[3] != 1 ||
+        filter->strides[2] != 1 || out->strides[3] != 1)
+      return rewriter.notifyMatchFailure(op, "channels not contiguous");
+    int64_t kh = filter->shape[0], kw = filter->shape[1];
+    bool unroll = kh * kw <= kMaxUnrolledTaps;
+    int64_t zx = parts->inputZp, zw = parts->filterZp;
+
+    forEachOutputPixel(
+        rewriter, loc, outShape, *in, *parts,
+        [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
+            Value pixel) {
+          // Channels [first, first + active) in a vector of `lanes` lanes.
+          auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
+                               int64_t lanes, int64_t active) {
+            VectorBuilder vb(b, loc);
+            Value outAt = addScaled(
+                b, loc,
+                addScaled(b, loc,
+                          addScaled(b, loc,
+                                    addScaled(b, loc, out->offset, n,
+                                              out->strides[0]),
+                                    oh, out->strides[1]),
+                          ow, out->strides[2]),
+                first, out->strides[3]);
+            Value acc = vb.load(out->base, outAt, vb.i32, lanes, active);
+            Value inChannel = vb.add(pixel, first);
+            Value filterChannel = vb.add(filter->offset, first);
+            Value negZx = zx != 0 ? vb.splat(-zx, lanes) : nullptr;
+            Value negZw = zw != 0 ? vb.splat(-zw, lanes) : nullptr;
+            SmallVector<Value> result = forTapsWithAccs(
+                b, loc, unroll, kh, acc,
+                [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
+                  Value inRow = addScaled(b, loc, inChannel, y,
+                                          parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      addScaled(b, loc, filterChannel, y, filter->strides[0]);
+                  return forTapsWithAccs(
+                      b, loc, unroll, kw, accs,
+                      [&](OpBuilder &b, Location loc, Value x,
+                          ValueRange accs) {
+                        VectorBuilder vb(b, loc);
+                        Value inTap = addScaled(
+                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            addScaled(b, loc, filterRow, x, filter->strides[1]);
+                        Value xv = vb.widen(
+                            vb.load(in->base, inTap, vb.i8, lanes, active));
+                        Value wv = vb.widen(vb.load(filter->base, filterTap,
+                                                    vb.i8, lanes, active));
+                        if (negZx)
+                          xv = vb.add(xv, negZx);
+                        if (negZw)
+                          wv = vb.add(wv, negZw);
+                        return SmallVector<Value>{
+                            vb.add(accs[0], vb.mul(xv, wv))};
+                      });
+                });
+            vb.store(result[0], out->base, outAt, active);
+          };
+          // Groups of 8 channels, then one of 4, then a masked one of 4
+          // (LLVM's masked loads of 8 bytes widened to i32 are scalarized).
+          int64_t by8 = channels - channels % 8;
+          forWithAccs(b, loc, 0, by8, 8, {},
+                      [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                        emitGroup(b, loc, first, 8, 8);
+                        return SmallVector<Value>();
+                      });
+          int64_t next = by8;
+          if (channels - next >= 4) {
+            emitGroup(b, loc, getI32Constant(b, loc, next), 4, 4);
+            next += 4;
+          }
+          if (next < channels)
+            emitGroup(b, loc, getI32Constant(b, loc, next), 4,
+                      channels - next);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+} // namespace
+
+void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
+                                                    unsigned ocBlock) {
+  patterns.add<ConvFhwcToMve<linalg::Conv2DNhwcFhwcQOp>,
+               ConvFhwcToMve<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
+                                                        ocBlock);
+  patterns.add<DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcQOp>,
+               DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcOp>>(
+      patterns.getContext());
+}
