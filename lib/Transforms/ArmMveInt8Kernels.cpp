@@ -273,8 +273,48 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
   unsigned ocBlock;
 };
 
-/// Taps of a depthwise window up to which its loops are unrolled.
-constexpr int64_t kMaxUnrolledTaps = 25;
+/// Taps of a window up to which its loops are unrolled.
+constexpr int64_t kMaxUnrolledTaps = 27;
+
+/// Calls \p emit(b, loc, first, lanes, active) over the channels [0,
+/// \p channels): groups of 8 lanes, then one of 4, then a masked one of 4
+/// (LLVM scalarizes masked loads of 8 bytes widened to i32, not of 4).
+static void forEachChannelGroup(
+    OpBuilder &b, Location loc, int64_t channels,
+    function_ref<void(OpBuilder &, Location, Value, int64_t, int64_t)> emit) {
+  int64_t by8 = channels - channels % 8;
+  forWithAccs(b, loc, 0, by8, 8, {},
+              [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                emit(b, loc, first, 8, 8);
+                return SmallVector<Value>();
+              });
+  int64_t next = by8;
+  if (channels - next >= 4) {
+    emit(b, loc, getI32Constant(b, loc, next), 4, 4);
+    next += 4;
+  }
+  if (next < channels)
+    emit(b, loc, getI32Constant(b, loc, next), 4, channels - next);
+}
+
+/// The i32 offset of output element (n, oh, ow, channel) in \p out.
+static Value getOutputOffset(OpBuilder &b, Location loc, const ByteView &out,
+                             Value n, Value oh, Value ow, Value channel) {
+  Value offset = addScaled(b, loc, out.offset, n, out.strides[0]);
+  offset = addScaled(b, loc, offset, oh, out.strides[1]);
+  offset = addScaled(b, loc, offset, ow, out.strides[2]);
+  return addScaled(b, loc, offset, channel, out.strides[3]);
+}
+
+/// The int8 at \p base + \p offset, sign-extended to i32, minus \p zp.
+static Value loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
+                        int64_t zp) {
+  VectorBuilder vb(b, loc);
+  Value byte = LLVM::LoadOp::create(b, loc, vb.i8,
+                                    vb.address(base, offset, vb.i8), 1);
+  Value value = arith::ExtSIOp::create(b, loc, vb.i32, byte);
+  return zp == 0 ? value : vb.add(value, vb.constant(-zp));
+}
 
 /// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]) of at
 /// least 4 channels, contiguous in input and filter.
@@ -293,19 +333,69 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t channels = outShape[3];
-    // One channel at a time (the in-place depthwise) is not worth a vector.
-    if (channels < 4)
-      return rewriter.notifyMatchFailure(op, "fewer than 4 channels");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
     FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
-    if (failed(in) || failed(filter) || failed(out) || in->strides[3] != 1 ||
-        filter->strides[2] != 1 || out->strides[3] != 1)
-      return rewriter.notifyMatchFailure(op, "channels not contiguous");
+    if (failed(in) || failed(filter) || failed(out))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     bool unroll = kh * kw <= kMaxUnrolledTaps;
     int64_t zx = parts->inputZp, zw = parts->filterZp;
+    // Fewer than 4 channels (the in-place depthwise has 1): scalar, with the
+    // taps unrolled and the accumulator in a register.
+    if (channels < 4) {
+      forEachOutputPixel(
+          rewriter, loc, outShape, *in, *parts,
+          [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
+              Value pixel) {
+            for (int64_t c = 0; c < channels; ++c) {
+              VectorBuilder vb(b, loc);
+              Value channel = vb.constant(c);
+              Value outAt =
+                  getOutputOffset(b, loc, *out, n, oh, ow, channel);
+              Value acc = LLVM::LoadOp::create(
+                  b, loc, vb.i32, vb.address(out->base, outAt, vb.i32), 4);
+              Value inChannel = addScaled(b, loc, pixel, channel,
+                                          in->strides[3]);
+              Value filterChannel = addScaled(b, loc, filter->offset, channel,
+                                              filter->strides[2]);
+              SmallVector<Value> result = forTapsWithAccs(
+                  b, loc, unroll, kh, acc,
+                  [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
+                    Value inRow = addScaled(b, loc, inChannel, y,
+                                            parts->dilationH * in->strides[1]);
+                    Value filterRow = addScaled(b, loc, filterChannel, y,
+                                                filter->strides[0]);
+                    return forTapsWithAccs(
+                        b, loc, unroll, kw, accs,
+                        [&](OpBuilder &b, Location loc, Value x,
+                            ValueRange accs) {
+                          VectorBuilder vb(b, loc);
+                          Value xv = loadScalar(
+                              b, loc, in->base,
+                              addScaled(b, loc, inRow, x,
+                                        parts->dilationW * in->strides[2]),
+                              zx);
+                          Value wv = loadScalar(
+                              b, loc, filter->base,
+                              addScaled(b, loc, filterRow, x,
+                                        filter->strides[1]),
+                              zw);
+                          return SmallVector<Value>{
+                              vb.add(accs[0], vb.mul(xv, wv))};
+                        });
+                  });
+              LLVM::StoreOp::create(b, loc, result[0],
+                                    vb.address(out->base, outAt, vb.i32), 4);
+            }
+          });
+      rewriter.eraseOp(op);
+      return success();
+    }
+    if (in->strides[3] != 1 || filter->strides[2] != 1 ||
+        out->strides[3] != 1)
+      return rewriter.notifyMatchFailure(op, "channels not contiguous");
 
     forEachOutputPixel(
         rewriter, loc, outShape, *in, *parts,
@@ -315,15 +405,7 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
           auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
                                int64_t lanes, int64_t active) {
             VectorBuilder vb(b, loc);
-            Value outAt = addScaled(
-                b, loc,
-                addScaled(b, loc,
-                          addScaled(b, loc,
-                                    addScaled(b, loc, out->offset, n,
-                                              out->strides[0]),
-                                    oh, out->strides[1]),
-                          ow, out->strides[2]),
-                first, out->strides[3]);
+            Value outAt = getOutputOffset(b, loc, *out, n, oh, ow, first);
             Value acc = vb.load(out->base, outAt, vb.i32, lanes, active);
             Value inChannel = vb.add(pixel, first);
             Value filterChannel = vb.add(filter->offset, first);
@@ -359,22 +441,102 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
                 });
             vb.store(result[0], out->base, outAt, active);
           };
-          // Groups of 8 channels, then one of 4, then a masked one of 4
-          // (LLVM's masked loads of 8 bytes widened to i32 are scalarized).
-          int64_t by8 = channels - channels % 8;
-          forWithAccs(b, loc, 0, by8, 8, {},
-                      [&](OpBuilder &b, Location loc, Value first, ValueRange) {
-                        emitGroup(b, loc, first, 8, 8);
-                        return SmallVector<Value>();
+          forEachChannelGroup(b, loc, channels, emitGroup);
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+/// Rewrites linalg.conv_2d_nhwc_hwcf[_q] (filter [KH, KW, IC, OC]; a first
+/// layer, or a depthwise convolution of one input channel) of at least 4
+/// output channels, contiguous in filter and output: per tap and input
+/// channel, the zero-point-corrected input value multiplies a vector of
+/// output channels of the filter (VMLA.I32 by a scalar).
+template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const override {
+    FailureOr<ConvParts> parts =
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
+                                             "with constant zero points");
+    ArrayRef<int64_t> outShape =
+        cast<MemRefType>(parts->output.getType()).getShape();
+    int64_t numOc = outShape[3];
+    if (numOc < 4)
+      return rewriter.notifyMatchFailure(op, "fewer than 4 output channels");
+    Location loc = op.getLoc();
+    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
+    FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
+    if (failed(in) || failed(filter) || failed(out) ||
+        filter->strides[3] != 1 || out->strides[3] != 1)
+      return rewriter.notifyMatchFailure(op,
+                                         "output channels not contiguous");
+    int64_t kh = filter->shape[0], kw = filter->shape[1];
+    int64_t numIc = filter->shape[2];
+    bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
+    int64_t zx = parts->inputZp, zw = parts->filterZp;
+
+    forEachOutputPixel(
+        rewriter, loc, outShape, *in, *parts,
+        [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
+            Value pixel) {
+          auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
+                               int64_t lanes, int64_t active) {
+            VectorBuilder vb(b, loc);
+            Value outAt = getOutputOffset(b, loc, *out, n, oh, ow, first);
+            Value acc = vb.load(out->base, outAt, vb.i32, lanes, active);
+            Value filterChannel = vb.add(filter->offset, first);
+            Value negZw = zw != 0 ? vb.splat(-zw, lanes) : nullptr;
+            auto forTaps = [&](OpBuilder &b, Location loc, int64_t ub,
+                               ValueRange accs, LoopBody body) {
+              return forTapsWithAccs(b, loc, unroll, ub, accs, body);
+            };
+            SmallVector<Value> result = forTaps(
+                b, loc, kh, acc,
+                [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
+                  Value inRow = addScaled(b, loc, pixel, y,
+                                          parts->dilationH * in->strides[1]);
+                  Value filterRow =
+                      addScaled(b, loc, filterChannel, y, filter->strides[0]);
+                  return forTaps(
+                      b, loc, kw, accs,
+                      [&](OpBuilder &b, Location loc, Value x,
+                          ValueRange accs) {
+                        Value inTap = addScaled(
+                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
+                        Value filterTap =
+                            addScaled(b, loc, filterRow, x, filter->strides[1]);
+                        return forTaps(
+                            b, loc, numIc, accs,
+                            [&](OpBuilder &b, Location loc, Value ic,
+                                ValueRange accs) {
+                              VectorBuilder vb(b, loc);
+                              Value xv = loadScalar(
+                                  b, loc, in->base,
+                                  addScaled(b, loc, inTap, ic, in->strides[3]),
+                                  zx);
+                              Value wv = vb.widen(vb.load(
+                                  filter->base,
+                                  addScaled(b, loc, filterTap, ic,
+                                            filter->strides[2]),
+                                  vb.i8, lanes, active));
+                              if (negZw)
+                                wv = vb.add(wv, negZw);
+                              Value xs = vector::BroadcastOp::create(
+                                  b, loc, wv.getType(), xv);
+                              return SmallVector<Value>{
+                                  vb.add(accs[0], vb.mul(wv, xs))};
+                            });
                       });
-          int64_t next = by8;
-          if (channels - next >= 4) {
-            emitGroup(b, loc, getI32Constant(b, loc, next), 4, 4);
-            next += 4;
-          }
-          if (next < channels)
-            emitGroup(b, loc, getI32Constant(b, loc, next), 4,
-                      channels - next);
+                });
+            vb.store(result[0], out->base, outAt, active);
+          };
+          forEachChannelGroup(b, loc, numOc, emitGroup);
         });
     rewriter.eraseOp(op);
     return success();
@@ -387,6 +549,8 @@ void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
   patterns.add<ConvFhwcToMve<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToMve<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
                                                         ocBlock);
+  patterns.add<ConvHwcfToMve<linalg::Conv2DNhwcHwcfQOp>,
+               ConvHwcfToMve<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
   patterns.add<DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcQOp>,
                DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcOp>>(
       patterns.getContext());
