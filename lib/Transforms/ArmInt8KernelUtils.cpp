@@ -85,6 +85,17 @@ Value armkernels::addScaled(OpBuilder &b, Location loc, Value a, Value c,
   return arith::AddIOp::create(b, loc, a, c);
 }
 
+std::optional<SmallVector<int64_t>>
+armkernels::getStaticStrides(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  return strides;
+}
+
 FailureOr<ByteView> armkernels::getByteView(OpBuilder &b, Location loc,
                                             Value memref) {
   auto type = cast<MemRefType>(memref.getType());

@@ -46,8 +46,11 @@ struct ConvParts {
 /// `_q` ops; the plain ones have none, i.e. 0).
 FailureOr<ConvParts> matchInt8Conv(linalg::LinalgOp op);
 
+/// Returns the static strides of \p memref, or nothing if one is dynamic.
+std::optional<SmallVector<int64_t>> getStaticStrides(Value memref);
+
 /// Builds the ByteView of \p memref at the builder's insertion point, or
-/// fails if its strides are not static.
+/// fails (creating nothing) if its strides are not static.
 FailureOr<ByteView> getByteView(OpBuilder &b, Location loc, Value memref);
 
 /// An i32 constant.

@@ -146,12 +146,17 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");
+    // Checked before any IR is built: a failed match must not change it.
+    std::optional<SmallVector<int64_t>> inStrides =
+        getStaticStrides(parts->input);
+    std::optional<SmallVector<int64_t>> filterStrides =
+        getStaticStrides(parts->filter);
+    if (!inStrides || !filterStrides || (*inStrides)[3] != 1 ||
+        (*filterStrides)[3] != 1)
+      return rewriter.notifyMatchFailure(op, "input channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
-    if (failed(in) || failed(filter) || in->strides[3] != 1 ||
-        filter->strides[3] != 1)
-      return rewriter.notifyMatchFailure(op, "input channels not contiguous");
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t numOc = outShape[3];
@@ -333,12 +338,22 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t channels = outShape[3];
+    // Checked before any IR is built: a failed match must not change it.
+    std::optional<SmallVector<int64_t>> inStrides =
+        getStaticStrides(parts->input);
+    std::optional<SmallVector<int64_t>> filterStrides =
+        getStaticStrides(parts->filter);
+    std::optional<SmallVector<int64_t>> outStrides =
+        getStaticStrides(parts->output);
+    if (!inStrides || !filterStrides || !outStrides)
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    if (channels >= 4 && ((*inStrides)[3] != 1 || (*filterStrides)[2] != 1 ||
+                          (*outStrides)[3] != 1))
+      return rewriter.notifyMatchFailure(op, "channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
     FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
-    if (failed(in) || failed(filter) || failed(out))
-      return rewriter.notifyMatchFailure(op, "dynamic strides");
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     bool unroll = kh * kw <= kMaxUnrolledTaps;
     int64_t zx = parts->inputZp, zw = parts->filterZp;
@@ -393,9 +408,6 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
       rewriter.eraseOp(op);
       return success();
     }
-    if (in->strides[3] != 1 || filter->strides[2] != 1 ||
-        out->strides[3] != 1)
-      return rewriter.notifyMatchFailure(op, "channels not contiguous");
 
     forEachOutputPixel(
         rewriter, loc, outShape, *in, *parts,
@@ -468,14 +480,21 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
     int64_t numOc = outShape[3];
     if (numOc < 4)
       return rewriter.notifyMatchFailure(op, "fewer than 4 output channels");
+    // Checked before any IR is built: a failed match must not change it.
+    std::optional<SmallVector<int64_t>> inStrides =
+        getStaticStrides(parts->input);
+    std::optional<SmallVector<int64_t>> filterStrides =
+        getStaticStrides(parts->filter);
+    std::optional<SmallVector<int64_t>> outStrides =
+        getStaticStrides(parts->output);
+    if (!inStrides || !filterStrides || !outStrides ||
+        (*filterStrides)[3] != 1 || (*outStrides)[3] != 1)
+      return rewriter.notifyMatchFailure(op,
+                                         "output channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
     FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
-    if (failed(in) || failed(filter) || failed(out) ||
-        filter->strides[3] != 1 || out->strides[3] != 1)
-      return rewriter.notifyMatchFailure(op,
-                                         "output channels not contiguous");
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t numIc = filter->shape[2];
     bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;

@@ -1,0 +1,144 @@
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(arm-mve-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
+
+// One pixel of a 1x1 conv, 20 input channels (one vector of 16, then a
+// masked vector whose first 20 - 16 = 4 lanes are read), 5 output channels
+// (a loop over two blocks of 2, then the fifth alone), input zero point
+// -128 and weight zero point 3. The raw products are summed; per output
+// channel the filter sum is multiplied by -zx = 128, the input sum by
+// -zw = -3, and N zx zw = 20 * (-128) * 3 = -7680 is added.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[N:.*]] = arith.constant -7680 : i32
+// CHECK-DAG: %[[NZW:.*]] = arith.constant -3 : i32
+// CHECK-DAG: %[[NZX:.*]] = arith.constant 128 : i32
+// CHECK-DAG: %[[MASK:.*]] = arith.constant dense<[true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false]> : vector<16xi1>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C4]] step %[[C2]] : i32 {
+// CHECK:   %[[ACC0:.*]] = memref.load %arg2
+// CHECK:   %[[ACC1:.*]] = memref.load %arg2
+// CHECK:   %[[XB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   %[[X:.*]] = arith.extsi %[[XB]] : vector<16xi8> to vector<16xi32>
+// CHECK:   %[[WB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   %[[W:.*]] = arith.extsi %[[WB]] : vector<16xi8> to vector<16xi32>
+// CHECK:   %[[P:.*]] = arith.muli %[[X]], %[[W]] : vector<16xi32>
+// CHECK:   %[[D:.*]] = vector.reduction <add>, %[[P]] : vector<16xi32> into i32
+// CHECK:   arith.addi %[[ACC0]], %[[D]] : i32
+// CHECK:   vector.reduction <add>, %[[W]] : vector<16xi32> into i32
+// CHECK:   llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   vector.reduction <add>
+// CHECK:   arith.addi %[[ACC1]]
+// CHECK:   vector.reduction <add>
+// CHECK:   vector.reduction <add>, %[[X]] : vector<16xi32> into i32
+// The masked vector of the last 4 input channels.
+// CHECK:   llvm.intr.masked.load %{{.*}}, %[[MASK]], %{{.*}} {alignment = 1 : i32}
+// CHECK:   llvm.intr.masked.load %{{.*}}, %[[MASK]], %{{.*}} {alignment = 1 : i32}
+// CHECK:   arith.muli %{{.*}}, %[[NZX]] : i32
+// CHECK:   arith.muli %{{.*}}, %[[NZW]] : i32
+// CHECK:   arith.addi %{{.*}}, %[[N]] : i32
+// CHECK:   memref.store
+// CHECK:   memref.store
+// CHECK: }
+// The fifth output channel: filter row 4 starts at byte 4 * 20 = 80.
+// CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x1x5xi32>
+// CHECK: llvm.getelementptr %{{.*}}[80] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %{{.*}}[96] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: memref.store
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: return
+func.func @conv(%in: memref<1x1x1x20xi8, strided<[18432, 384, 20, 1], offset: ?>>, %w: memref<5x1x1x20xi8>, %out: memref<1x1x1x5xi32>) {
+  %zp = arith.constant -128 : i32
+  %zw = arith.constant 3 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %zw : memref<1x1x1x20xi8, strided<[18432, 384, 20, 1], offset: ?>>, memref<5x1x1x20xi8>, i32, i32) outs(%out : memref<1x1x1x5xi32>)
+  return
+}
+
+// -----
+
+// Weight zero point 0, input zero point 0 (the plain op): no sums of the
+// filter or the input, no correction.
+// CHECK-LABEL: func.func @plain
+// CHECK-COUNT-2: vector.reduction <add>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @plain(%in: memref<1x1x1x16xi8>, %w: memref<2x1x1x16xi8>, %out: memref<1x1x1x2xi32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w : memref<1x1x1x16xi8>, memref<2x1x1x16xi8>) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
+
+// -----
+
+// A 3x3 depthwise window of 14 channels, input zero point 3: channels 0-7 as
+// one vector<8xi32>, 8-11 as a vector<4xi32>, 12-13 as a masked vector<4xi32>
+// (2 of 4 lanes), each over the 9 unrolled taps: per tap sign-extended input
+// plus -3, times the sign-extended filter, added to the accumulator, which
+// is loaded and stored once.
+// CHECK-LABEL: func.func @dw
+// CHECK-DAG: %[[M2:.*]] = arith.constant dense<[true, true, false, false]> : vector<4xi1>
+// CHECK-DAG: %[[Z8:.*]] = arith.constant dense<-3> : vector<8xi32>
+// CHECK-DAG: %[[Z4:.*]] = arith.constant dense<-3> : vector<4xi32>
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z8]] : vector<8xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<8xi32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z4]] : vector<4xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<4xi32>, !llvm.ptr
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[M2]], %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<4xi1>, vector<4xi32>) -> vector<4xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z4]] : vector<4xi32>
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %[[M2]] {alignment = 4 : i32}
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw(%in: memref<1x3x3x14xi8>, %w: memref<3x3x14xi8>, %out: memref<1x1x1x14xi32>) {
+  %zp = arith.constant 3 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x14xi8>, memref<3x3x14xi8>, i32, i32) outs(%out : memref<1x1x1x14xi32>)
+  return
+}
+
+// -----
+
+// The in-place depthwise's one channel with a strided filter slice: scalar,
+// 9 taps unrolled, (x + 128) * (w - 0) added to the accumulator in a
+// register, stored once.
+// CHECK-LABEL: func.func @dw_one
+// CHECK-DAG: %[[ZX:.*]] = arith.constant 128 : i32
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[ZX]] : i32
+// CHECK-NOT: vector
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw_one(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1xi8, strided<[384, 128, 1], offset: ?>>, %out: memref<1x1x1x1xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1xi8, strided<[384, 128, 1], offset: ?>>, i32, i32) outs(%out : memref<1x1x1x1xi32>)
+  return
+}
+
+// -----
+
+// A first layer (HWCF filter, 3x3 taps of 1 input channel, 8 output
+// channels): per tap the input byte minus its zero point -1 (+ 1),
+// broadcast, times the 8 sign-extended filter bytes, added to one
+// vector<8xi32> accumulator.
+// CHECK-LABEL: func.func @hwcf
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xi32>
+// CHECK-COUNT-9: vector.broadcast %{{.*}} : i32 to vector<8xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<8xi32>, !llvm.ptr
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf_q
+func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x8xi8>, %out: memref<1x1x1x8xi32>) {
+  %zp = arith.constant -1 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1x8xi8>, i32, i32) outs(%out : memref<1x1x1x8xi32>)
+  return
+}
+
+// -----
+
+// Dynamic strides: left to the default lowering.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.conv_2d_nhwc_fhwc_q
+func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2x1x1x16xi8>, %out: memref<1x1x1x2xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, memref<2x1x1x16xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
