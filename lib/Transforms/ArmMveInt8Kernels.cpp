@@ -49,7 +49,10 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -321,8 +324,180 @@ static Value loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
   return zp == 0 ? value : vb.add(value, vb.constant(-zp));
 }
 
-/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]) of at
-/// least 4 channels, contiguous in input and filter.
+/// A padded window that a convolution reads: its input W (1 x KH x KW x C)
+/// is filled with the input zero point and then a part of the source is
+/// copied into it,
+///   linalg.fill ins(zp) outs(W)
+///   linalg.copy ins(S) outs(subview W[0, oy, ox, 0] [1, h, w, C])
+/// (fuse-rescale-accumulators' window per output pixel). A tap outside the
+/// copied part reads zp and adds (zp - zp) * w = 0, so the kernel reads S
+/// directly over the taps [oy, oy + h) x [ox, ox + w) and the fill and copy
+/// go: W is still allocated (the memory model counts it) but not written.
+struct PaddedWindow {
+  Operation *fill, *copy, *target;
+  Value source;
+  OpFoldResult oy, ox, h, w;
+};
+
+/// Matches the PaddedWindow that \p op (a convolution of one output pixel,
+/// dilation 1) reads, if any. Nothing may write the source or W between the
+/// copy and \p op except ops whose only outputs are \p op's output, the
+/// accumulator.
+static std::optional<PaddedWindow> matchPaddedWindow(Operation *op,
+                                                     const ConvParts &parts) {
+  auto inType = cast<MemRefType>(parts.input.getType());
+  auto outType = cast<MemRefType>(parts.output.getType());
+  if (inType.getRank() != 4 || inType.getDimSize(0) != 1 ||
+      outType.getDimSize(0) != 1 || outType.getDimSize(1) != 1 ||
+      outType.getDimSize(2) != 1 || parts.dilationH != 1 ||
+      parts.dilationW != 1)
+    return std::nullopt;
+  PaddedWindow window{};
+  for (Operation *user : parts.input.getUsers()) {
+    if (user == op)
+      continue;
+    if (user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
+      return std::nullopt;
+    if (auto fill = dyn_cast<linalg::FillOp>(user)) {
+      if (window.fill || !fill.hasPureBufferSemantics() ||
+          fill.getOutputs()[0] != parts.input)
+        return std::nullopt;
+      APInt value;
+      if (!matchPattern(fill.getInputs()[0], m_ConstantInt(&value)) ||
+          value.getSExtValue() != parts.inputZp)
+        return std::nullopt;
+      window.fill = fill;
+      continue;
+    }
+    auto target = dyn_cast<memref::SubViewOp>(user);
+    if (!target || window.target || !target->hasOneUse() ||
+        !llvm::all_of(target.getStaticStrides(),
+                      [](int64_t s) { return s == 1; }))
+      return std::nullopt;
+    auto copy = dyn_cast<linalg::CopyOp>(*target->getUsers().begin());
+    if (!copy || copy.getOutputs()[0] != target.getResult() ||
+        copy->getBlock() != op->getBlock())
+      return std::nullopt;
+    SmallVector<OpFoldResult> offsets = target.getMixedOffsets();
+    SmallVector<OpFoldResult> sizes = target.getMixedSizes();
+    if (offsets.size() != 4 || !isConstantIntValue(offsets[0], 0) ||
+        !isConstantIntValue(offsets[3], 0) ||
+        !isConstantIntValue(sizes[0], 1) ||
+        !isConstantIntValue(sizes[3], inType.getDimSize(3)))
+      return std::nullopt;
+    window.target = target;
+    window.copy = copy;
+    window.source = copy.getInputs()[0];
+    window.oy = offsets[1];
+    window.ox = offsets[2];
+    window.h = sizes[1];
+    window.w = sizes[2];
+  }
+  if (!window.fill || !window.copy || !window.fill->isBeforeInBlock(window.copy) ||
+      !getStaticStrides(window.source))
+    return std::nullopt;
+  for (Operation *between = window.copy->getNextNode(); between != op;
+       between = between->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        !llvm::all_of(linalgOp.getDpsInits(),
+                      [&](Value init) { return init == parts.output; }))
+      return std::nullopt;
+  }
+  return window;
+}
+
+/// Erases the fill and copy of \p window (after the kernel that reads its
+/// source directly was built).
+static void eraseWindowWrites(PatternRewriter &rewriter,
+                              const PaddedWindow &window) {
+  rewriter.eraseOp(window.copy);
+  rewriter.eraseOp(window.target);
+  rewriter.eraseOp(window.fill);
+}
+
+/// The body of a tap: the i32 offset of the tap in the input (channel 0),
+/// the filter's tap row and column, and the carried values.
+using TapBody = function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
+                                                Value, Value, ValueRange)>;
+
+/// Calls \p body over the taps of the window at \p pixel in \p in: the KH x
+/// KW taps (unrolled when \p unroll), or, when \p window is set, those of
+/// its copied part [oy, oy + h) x [ox, ox + w) read from \p in, the window's
+/// source: all KH x KW taps unrolled when the part is the whole window (an
+/// output pixel away from the border), else loops over the part.
+static SmallVector<Value> forEachTap(OpBuilder &b, Location loc,
+                                     const ByteView &in, Value pixel,
+                                     const ConvParts &parts, int64_t kh,
+                                     int64_t kw, bool unroll,
+                                     const PaddedWindow *window,
+                                     ValueRange accs, TapBody body) {
+  auto fullWindow = [&](OpBuilder &b, Location loc, ValueRange accs) {
+    return forTapsWithAccs(
+        b, loc, unroll, kh, accs,
+        [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
+          Value inRow =
+              addScaled(b, loc, pixel, y, parts.dilationH * in.strides[1]);
+          return forTapsWithAccs(
+              b, loc, unroll, kw, accs,
+              [&](OpBuilder &b, Location loc, Value x, ValueRange accs) {
+                Value inTap = addScaled(b, loc, inRow, x,
+                                        parts.dilationW * in.strides[2]);
+                return body(b, loc, inTap, y, x, accs);
+              });
+        });
+  };
+  if (!window)
+    return fullWindow(b, loc, accs);
+  auto toI32 = [&](OpFoldResult value) {
+    Value index = getValueOrCreateConstantIndexOp(b, loc, value);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index)
+        .getResult();
+  };
+  Value oy = toI32(window->oy), ox = toI32(window->ox);
+  Value h = toI32(window->h), w = toI32(window->w);
+  Value whole = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                            getI32Constant(b, loc, kh)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                            getI32Constant(b, loc, kw)));
+  auto dynamicLoop = [&](OpBuilder &b, Location loc, Value ub,
+                         ValueRange accs, LoopBody loopBody) {
+    auto loop = scf::ForOp::create(
+        b, loc, getI32Constant(b, loc, 0), ub, getI32Constant(b, loc, 1), accs,
+        [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+          scf::YieldOp::create(b, loc, loopBody(b, loc, iv, args));
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  auto ifOp = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, fullWindow(b, loc, accs));
+      },
+      [&](OpBuilder &b, Location loc) {
+        SmallVector<Value> result = dynamicLoop(
+            b, loc, h, accs,
+            [&](OpBuilder &b, Location loc, Value ty, ValueRange accs) {
+              Value inRow = addScaled(b, loc, pixel, ty, in.strides[1]);
+              Value y = arith::AddIOp::create(b, loc, oy, ty);
+              return dynamicLoop(
+                  b, loc, w, accs,
+                  [&](OpBuilder &b, Location loc, Value tx, ValueRange accs) {
+                    Value inTap = addScaled(b, loc, inRow, tx, in.strides[2]);
+                    Value x = arith::AddIOp::create(b, loc, ox, tx);
+                    return body(b, loc, inTap, y, x, accs);
+                  });
+            });
+        scf::YieldOp::create(b, loc, result);
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
+
+/// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]): at
+/// least 4 channels contiguous in input and filter as vectors, fewer
+/// (the in-place depthwise has 1) as scalars.
 template <typename DepthwiseOp>
 struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
   using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
@@ -338,9 +513,10 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
     int64_t channels = outShape[3];
+    std::optional<PaddedWindow> window = matchPaddedWindow(op, *parts);
+    Value input = window ? window->source : parts->input;
     // Checked before any IR is built: a failed match must not change it.
-    std::optional<SmallVector<int64_t>> inStrides =
-        getStaticStrides(parts->input);
+    std::optional<SmallVector<int64_t>> inStrides = getStaticStrides(input);
     std::optional<SmallVector<int64_t>> filterStrides =
         getStaticStrides(parts->filter);
     std::optional<SmallVector<int64_t>> outStrides =
@@ -351,110 +527,75 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
                           (*outStrides)[3] != 1))
       return rewriter.notifyMatchFailure(op, "channels not contiguous");
     Location loc = op.getLoc();
-    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
+    FailureOr<ByteView> in = getByteView(rewriter, loc, input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
     FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     bool unroll = kh * kw <= kMaxUnrolledTaps;
     int64_t zx = parts->inputZp, zw = parts->filterZp;
-    // Fewer than 4 channels (the in-place depthwise has 1): scalar, with the
-    // taps unrolled and the accumulator in a register.
-    if (channels < 4) {
-      forEachOutputPixel(
-          rewriter, loc, outShape, *in, *parts,
-          [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
-              Value pixel) {
-            for (int64_t c = 0; c < channels; ++c) {
-              VectorBuilder vb(b, loc);
-              Value channel = vb.constant(c);
-              Value outAt =
-                  getOutputOffset(b, loc, *out, n, oh, ow, channel);
-              Value acc = LLVM::LoadOp::create(
-                  b, loc, vb.i32, vb.address(out->base, outAt, vb.i32), 4);
-              Value inChannel = addScaled(b, loc, pixel, channel,
-                                          in->strides[3]);
-              Value filterChannel = addScaled(b, loc, filter->offset, channel,
-                                              filter->strides[2]);
-              SmallVector<Value> result = forTapsWithAccs(
-                  b, loc, unroll, kh, acc,
-                  [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
-                    Value inRow = addScaled(b, loc, inChannel, y,
-                                            parts->dilationH * in->strides[1]);
-                    Value filterRow = addScaled(b, loc, filterChannel, y,
-                                                filter->strides[0]);
-                    return forTapsWithAccs(
-                        b, loc, unroll, kw, accs,
-                        [&](OpBuilder &b, Location loc, Value x,
-                            ValueRange accs) {
-                          VectorBuilder vb(b, loc);
-                          Value xv = loadScalar(
-                              b, loc, in->base,
-                              addScaled(b, loc, inRow, x,
-                                        parts->dilationW * in->strides[2]),
-                              zx);
-                          Value wv = loadScalar(
-                              b, loc, filter->base,
-                              addScaled(b, loc, filterRow, x,
-                                        filter->strides[1]),
-                              zw);
-                          return SmallVector<Value>{
-                              vb.add(accs[0], vb.mul(xv, wv))};
-                        });
-                  });
-              LLVM::StoreOp::create(b, loc, result[0],
-                                    vb.address(out->base, outAt, vb.i32), 4);
-            }
-          });
-      rewriter.eraseOp(op);
-      return success();
-    }
+    const PaddedWindow *windowPtr = window ? &*window : nullptr;
 
     forEachOutputPixel(
         rewriter, loc, outShape, *in, *parts,
         [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
             Value pixel) {
-          // Channels [first, first + active) in a vector of `lanes` lanes.
+          // Channels [first, first + active) in a vector of `lanes` lanes;
+          // lanes == 0: the one channel `first` as a scalar.
           auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
                                int64_t lanes, int64_t active) {
             VectorBuilder vb(b, loc);
             Value outAt = getOutputOffset(b, loc, *out, n, oh, ow, first);
-            Value acc = vb.load(out->base, outAt, vb.i32, lanes, active);
-            Value inChannel = vb.add(pixel, first);
-            Value filterChannel = vb.add(filter->offset, first);
-            Value negZx = zx != 0 ? vb.splat(-zx, lanes) : nullptr;
-            Value negZw = zw != 0 ? vb.splat(-zw, lanes) : nullptr;
-            SmallVector<Value> result = forTapsWithAccs(
-                b, loc, unroll, kh, acc,
-                [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
-                  Value inRow = addScaled(b, loc, inChannel, y,
-                                          parts->dilationH * in->strides[1]);
-                  Value filterRow =
-                      addScaled(b, loc, filterChannel, y, filter->strides[0]);
-                  return forTapsWithAccs(
-                      b, loc, unroll, kw, accs,
-                      [&](OpBuilder &b, Location loc, Value x,
-                          ValueRange accs) {
-                        VectorBuilder vb(b, loc);
-                        Value inTap = addScaled(
-                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
-                        Value filterTap =
-                            addScaled(b, loc, filterRow, x, filter->strides[1]);
-                        Value xv = vb.widen(
-                            vb.load(in->base, inTap, vb.i8, lanes, active));
-                        Value wv = vb.widen(vb.load(filter->base, filterTap,
-                                                    vb.i8, lanes, active));
-                        if (negZx)
-                          xv = vb.add(xv, negZx);
-                        if (negZw)
-                          wv = vb.add(wv, negZw);
-                        return SmallVector<Value>{
-                            vb.add(accs[0], vb.mul(xv, wv))};
-                      });
+            Value acc =
+                lanes == 0
+                    ? LLVM::LoadOp::create(
+                          b, loc, vb.i32,
+                          vb.address(out->base, outAt, vb.i32), 4)
+                          .getResult()
+                    : vb.load(out->base, outAt, vb.i32, lanes, active);
+            Value inChannel = addScaled(b, loc, pixel, first, in->strides[3]);
+            Value filterChannel =
+                addScaled(b, loc, filter->offset, first, filter->strides[2]);
+            Value negZx = zx != 0 && lanes ? vb.splat(-zx, lanes) : nullptr;
+            Value negZw = zw != 0 && lanes ? vb.splat(-zw, lanes) : nullptr;
+            SmallVector<Value> result = forEachTap(
+                b, loc, *in, inChannel, *parts, kh, kw, unroll, windowPtr, acc,
+                [&](OpBuilder &b, Location loc, Value inTap, Value y, Value x,
+                    ValueRange accs) {
+                  VectorBuilder vb(b, loc);
+                  Value filterTap = addScaled(
+                      b, loc, addScaled(b, loc, filterChannel, y,
+                                        filter->strides[0]),
+                      x, filter->strides[1]);
+                  if (lanes == 0) {
+                    Value xv = loadScalar(b, loc, in->base, inTap, zx);
+                    Value wv = loadScalar(b, loc, filter->base, filterTap, zw);
+                    return SmallVector<Value>{vb.add(accs[0], vb.mul(xv, wv))};
+                  }
+                  Value xv =
+                      vb.widen(vb.load(in->base, inTap, vb.i8, lanes, active));
+                  Value wv = vb.widen(
+                      vb.load(filter->base, filterTap, vb.i8, lanes, active));
+                  if (negZx)
+                    xv = vb.add(xv, negZx);
+                  if (negZw)
+                    wv = vb.add(wv, negZw);
+                  return SmallVector<Value>{vb.add(accs[0], vb.mul(xv, wv))};
                 });
-            vb.store(result[0], out->base, outAt, active);
+            if (lanes == 0)
+              LLVM::StoreOp::create(b, loc, result[0],
+                                    vb.address(out->base, outAt, vb.i32), 4);
+            else
+              vb.store(result[0], out->base, outAt, active);
           };
-          forEachChannelGroup(b, loc, channels, emitGroup);
+          if (channels >= 4) {
+            forEachChannelGroup(b, loc, channels, emitGroup);
+            return;
+          }
+          for (int64_t c = 0; c < channels; ++c)
+            emitGroup(b, loc, getI32Constant(b, loc, c), 0, 1);
         });
+    if (window)
+      eraseWindowWrites(rewriter, *window);
     rewriter.eraseOp(op);
     return success();
   }
@@ -480,9 +621,10 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
     int64_t numOc = outShape[3];
     if (numOc < 4)
       return rewriter.notifyMatchFailure(op, "fewer than 4 output channels");
+    std::optional<PaddedWindow> window = matchPaddedWindow(op, *parts);
+    Value input = window ? window->source : parts->input;
     // Checked before any IR is built: a failed match must not change it.
-    std::optional<SmallVector<int64_t>> inStrides =
-        getStaticStrides(parts->input);
+    std::optional<SmallVector<int64_t>> inStrides = getStaticStrides(input);
     std::optional<SmallVector<int64_t>> filterStrides =
         getStaticStrides(parts->filter);
     std::optional<SmallVector<int64_t>> outStrides =
@@ -492,13 +634,14 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
       return rewriter.notifyMatchFailure(op,
                                          "output channels not contiguous");
     Location loc = op.getLoc();
-    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
+    FailureOr<ByteView> in = getByteView(rewriter, loc, input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
     FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t numIc = filter->shape[2];
     bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
     int64_t zx = parts->inputZp, zw = parts->filterZp;
+    const PaddedWindow *windowPtr = window ? &*window : nullptr;
 
     forEachOutputPixel(
         rewriter, loc, outShape, *in, *parts,
@@ -511,52 +654,41 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
             Value acc = vb.load(out->base, outAt, vb.i32, lanes, active);
             Value filterChannel = vb.add(filter->offset, first);
             Value negZw = zw != 0 ? vb.splat(-zw, lanes) : nullptr;
-            auto forTaps = [&](OpBuilder &b, Location loc, int64_t ub,
-                               ValueRange accs, LoopBody body) {
-              return forTapsWithAccs(b, loc, unroll, ub, accs, body);
-            };
-            SmallVector<Value> result = forTaps(
-                b, loc, kh, acc,
-                [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
-                  Value inRow = addScaled(b, loc, pixel, y,
-                                          parts->dilationH * in->strides[1]);
-                  Value filterRow =
-                      addScaled(b, loc, filterChannel, y, filter->strides[0]);
-                  return forTaps(
-                      b, loc, kw, accs,
-                      [&](OpBuilder &b, Location loc, Value x,
+            SmallVector<Value> result = forEachTap(
+                b, loc, *in, pixel, *parts, kh, kw, unroll, windowPtr, acc,
+                [&](OpBuilder &b, Location loc, Value inTap, Value y, Value x,
+                    ValueRange accs) {
+                  Value filterTap = addScaled(
+                      b, loc,
+                      addScaled(b, loc, filterChannel, y, filter->strides[0]),
+                      x, filter->strides[1]);
+                  return forTapsWithAccs(
+                      b, loc, unroll, numIc, accs,
+                      [&](OpBuilder &b, Location loc, Value ic,
                           ValueRange accs) {
-                        Value inTap = addScaled(
-                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
-                        Value filterTap =
-                            addScaled(b, loc, filterRow, x, filter->strides[1]);
-                        return forTaps(
-                            b, loc, numIc, accs,
-                            [&](OpBuilder &b, Location loc, Value ic,
-                                ValueRange accs) {
-                              VectorBuilder vb(b, loc);
-                              Value xv = loadScalar(
-                                  b, loc, in->base,
-                                  addScaled(b, loc, inTap, ic, in->strides[3]),
-                                  zx);
-                              Value wv = vb.widen(vb.load(
-                                  filter->base,
-                                  addScaled(b, loc, filterTap, ic,
-                                            filter->strides[2]),
-                                  vb.i8, lanes, active));
-                              if (negZw)
-                                wv = vb.add(wv, negZw);
-                              Value xs = vector::BroadcastOp::create(
-                                  b, loc, wv.getType(), xv);
-                              return SmallVector<Value>{
-                                  vb.add(accs[0], vb.mul(wv, xs))};
-                            });
+                        VectorBuilder vb(b, loc);
+                        Value xv = loadScalar(
+                            b, loc, in->base,
+                            addScaled(b, loc, inTap, ic, in->strides[3]), zx);
+                        Value wv = vb.widen(vb.load(
+                            filter->base,
+                            addScaled(b, loc, filterTap, ic,
+                                      filter->strides[2]),
+                            vb.i8, lanes, active));
+                        if (negZw)
+                          wv = vb.add(wv, negZw);
+                        Value xs = vector::BroadcastOp::create(
+                            b, loc, wv.getType(), xv);
+                        return SmallVector<Value>{
+                            vb.add(accs[0], vb.mul(wv, xs))};
                       });
                 });
             vb.store(result[0], out->base, outAt, active);
           };
           forEachChannelGroup(b, loc, numOc, emitGroup);
         });
+    if (window)
+      eraseWindowWrites(rewriter, *window);
     rewriter.eraseOp(op);
     return success();
   }

@@ -5,8 +5,11 @@
 // channels of a block, 16 filter bytes and one VMLAVA.S8 (16 products into
 // the accumulator) and one VADDVA.S8 (the filter sum that the input zero
 // point -128 multiplies). The 3x3 depthwise convolution (8 channels, one
-// vector<8xi32>) multiplies per tap 2 x 4 lanes with VMUL.I32 of the input
-// and filter bytes sign-extended by VLDRB.S32: 9 taps x 2 = 18 VMULs.
+// vector<8xi32>, padding 1) reads the input directly instead of a padded
+// window and multiplies per tap 2 x 4 lanes with VMUL.I32 of the input and
+// filter bytes sign-extended by VLDRB.S32: the 9 taps of a pixel away from
+// the border unrolled (9 x 2 = 18 VMULs), and a loop over the taps inside
+// the input at the border (2 more).
 // With --mve-kernels=false there is none of these, and neither on the
 // cores without MVE (cortex-m4, whose kernels are the DSP ones).
 // RUN: rm -rf %t && mkdir -p %t
@@ -32,7 +35,7 @@
 // MVE: vaddva.s8 r{{[0-9]+}}, [[W3]]
 // MVE: le lr, 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
 // The depthwise taps.
-// MVE-COUNT-18: vmul.i32
+// MVE-COUNT-20: vmul.i32
 // MVE-NOT: vmul.i32
 // NOMVE-NOT: {{vmlava|vaddva|vmul.i32|vldrb}}
 // NOVECTOR-NOT: vector<

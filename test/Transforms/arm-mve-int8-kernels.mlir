@@ -142,3 +142,65 @@ func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, memref<2x1x1x16xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
   return
 }
+
+// -----
+
+// fuse-rescale-accumulators' padded window: W is filled with the input zero
+// point -128 and the in-bounds part of the input (h x w pixels at (oy, ox)
+// of W) copied into it. The kernel reads the input directly: all 9 taps
+// unrolled when h = w = 3, else loops over the h x w taps with the filter
+// tap (oy + ty, ox + tx); padded taps add (-128 + 128) * w = 0. The fill and
+// the copy are gone; the accumulator's fill stays.
+// CHECK-LABEL: func.func @window
+// CHECK-SAME: (%[[SRC:.*]]: memref<1x8x8x4xi8>, %{{.*}}: memref<1x3x3x4xi8>, %{{.*}}: memref<3x3x4xi8>, %[[ACC:.*]]: memref<1x1x1x4xi32>, %[[OY:.*]]: index, %[[OX:.*]]: index, %[[H:.*]]: index, %[[W:.*]]: index, %[[SY:.*]]: index, %[[SX:.*]]: index)
+// CHECK-NOT: linalg.copy
+// CHECK: linalg.fill ins(%{{.*}} : i32) outs(%[[ACC]]
+// CHECK-NOT: linalg.copy
+// CHECK: %[[HI:.*]] = arith.index_cast %[[H]] : index to i32
+// CHECK: %[[WI:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK: %[[HF:.*]] = arith.cmpi eq, %[[HI]], %[[C3:.*]] : i32
+// CHECK: %[[WF:.*]] = arith.cmpi eq, %[[WI]], %[[C3]] : i32
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[HF]], %[[WF]] : i1
+// CHECK: scf.if %[[WHOLE]] -> (vector<4xi32>) {
+// CHECK-COUNT-9: arith.muli %{{.*}} : vector<4xi32>
+// CHECK: } else {
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %[[HI]] step
+// CHECK:     scf.for %{{.*}} = %{{.*}} to %[[WI]] step
+// CHECK:       arith.muli %{{.*}} : vector<4xi32>
+// CHECK-NOT: arith.muli
+// CHECK: }
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+// CHECK-NOT: linalg.fill ins(%{{.*}} : i8)
+func.func @window(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<3x3x4xi8>, %acc: memref<1x1x1x4xi32>, %oy: index, %ox: index, %h: index, %w: index, %sy: index, %sx: index) {
+  %zp8 = arith.constant -128 : i8
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.fill ins(%zp8 : i8) outs(%win : memref<1x3x3x4xi8>)
+  %s = memref.subview %src[0, %sy, %sx, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x8x8x4xi8> to memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>
+  %t = memref.subview %win[0, %oy, %ox, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%s : memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>) outs(%t : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.fill ins(%z : i32) outs(%acc : memref<1x1x1x4xi32>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// A window filled with a value other than the input zero point: its padded
+// taps add (fill - zp) * w, so the window stays and the kernel reads it.
+// CHECK-LABEL: func.func @window_other_fill
+// CHECK: linalg.fill ins(%{{.*}} : i8)
+// CHECK: linalg.copy
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @window_other_fill(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<3x3x4xi8>, %acc: memref<1x1x1x4xi32>, %oy: index, %ox: index, %h: index, %w: index) {
+  %fill = arith.constant 0 : i8
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.fill ins(%fill : i8) outs(%win : memref<1x3x3x4xi8>)
+  %s = memref.subview %src[0, 0, 0, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x8x8x4xi8> to memref<1x?x?x4xi8, strided<[256, 32, 4, 1]>>
+  %t = memref.subview %win[0, %oy, %ox, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%s : memref<1x?x?x4xi8, strided<[256, 32, 4, 1]>>) outs(%t : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  return
+}
