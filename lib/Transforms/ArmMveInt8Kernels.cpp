@@ -165,6 +165,16 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[1], kw = filter->shape[2];
     int64_t numIc = filter->shape[3];
+    // When the taps of a window are contiguous in input and filter (a
+    // padded window per output pixel of KH x KW x IC bytes, e.g. a first
+    // layer's 3x3x3), the reduction is one run of KH * KW * IC bytes.
+    if ((kh > 1 || kw > 1) && parts->dilationH == 1 &&
+        parts->dilationW == 1 && in->strides[2] == numIc &&
+        in->strides[1] == kw * numIc && filter->strides[2] == numIc &&
+        filter->strides[1] == kw * numIc) {
+      numIc *= kh * kw;
+      kh = kw = 1;
+    }
     int64_t fullIc = numIc - numIc % kConvLanes;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
     int64_t zx = parts->inputZp, zw = parts->filterZp;

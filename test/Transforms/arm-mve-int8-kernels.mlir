@@ -204,3 +204,24 @@ func.func @window_other_fill(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>,
   linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
   return
 }
+
+// -----
+
+// A first layer's window per output pixel, 3x3 taps of 3 input channels:
+// the taps are contiguous in the window (strides 27, 9, 3, 1) and in the
+// filter (27, 9, 3, 1), so the reduction is one run of 3 * 3 * 3 = 27
+// bytes: a vector of 16 and a masked vector of 27 - 16 = 11 lanes, with
+// no loop over taps.
+// CHECK-LABEL: func.func @first_layer
+// CHECK-DAG: %[[M11:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false]> : vector<16xi1>
+// CHECK-NOT: scf.for
+// CHECK: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[M11]]
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @first_layer(%in: memref<1x3x3x3xi8>, %w: memref<2x3x3x3xi8>, %out: memref<1x1x1x2xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x3xi8>, memref<2x3x3x3xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
