@@ -24,7 +24,17 @@
 //                              vector<8xi32> (VLDRB.S32), the zero point
 //                              added (VADD), multiplied (VMUL.I32) and added
 //                              to the accumulator vector, which is loaded and
-//                              stored once per pixel.
+//                              stored once per pixel; fewer than 4
+//                              channels scalar, taps unrolled.
+//   conv_2d_nhwc_hwcf[_q]      a vector of output channels of the filter
+//                              times the input value (VMLA by a scalar).
+//   a per-pixel rescale        4 channels per vector (VMULH.S32, per-lane
+//   (linalg.generic)           shifts, VMAX/VMIN, VSTRB.32), bit-exact with
+//                              the 64-bit rounding multiply (RescaleToMve).
+//
+// A depthwise or HWCF convolution that reads fuse-rescale-accumulators'
+// padded window (filled with the input zero point, then the in-bounds input
+// copied in) reads the input directly instead; see PaddedWindow.
 //
 // Zero points. VMLAVA.S8 multiplies the raw int8 values, so the convolution
 // uses
@@ -703,6 +713,301 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
     return success();
   }
 };
+
+/// Returns the constant integers that \p operand (a memref operand of a
+/// linalg op) holds: a view (subview, reshape, cast) of a constant
+/// memref.global, all of whose values are returned.
+static std::optional<SmallVector<int64_t>> getGlobalValues(Value operand) {
+  while (Operation *def = operand.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      break;
+    operand = def->getOperand(0);
+  }
+  auto getGlobal = operand.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto values =
+      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &value : values.getValues<APInt>())
+    result.push_back(value.getSExtValue());
+  return result;
+}
+
+/// The parts of a lowered per-pixel `tosa.rescale` from int32 to int8
+/// (tosa-to-arith's 64-bit apply_scale, SINGLE_ROUND):
+///   y = clamp(trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s) + zp,
+///             lo, hi)
+/// with s = extui(shift).
+struct RescaleParts {
+  Value acc, multiplier, shift;
+  int64_t zp, lo, hi;
+};
+
+/// Returns the constant integer \p value, if it is one.
+static std::optional<int64_t> getConstantInt(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  return constant.getSExtValue();
+}
+
+/// Matches the body of a rescale generic: the values of a, m and the i8
+/// shift, and the constants.
+static std::optional<RescaleParts> matchRescaleBody(linalg::GenericOp op) {
+  auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1)
+    return std::nullopt;
+  auto toI8 = yield.getOperand(0).getDefiningOp<arith::TruncIOp>();
+  if (!toI8 || !toI8.getType().isInteger(8))
+    return std::nullopt;
+  auto min = toI8.getIn().getDefiningOp<arith::MinSIOp>();
+  if (!min)
+    return std::nullopt;
+  auto max = min.getLhs().getDefiningOp<arith::MaxSIOp>();
+  std::optional<int64_t> hi = getConstantInt(min.getRhs());
+  if (!max || !hi)
+    return std::nullopt;
+  std::optional<int64_t> lo = getConstantInt(max.getRhs());
+  if (!lo)
+    return std::nullopt;
+  RescaleParts parts;
+  parts.lo = *lo;
+  parts.hi = *hi;
+  parts.zp = 0;
+  Value scaled = max.getLhs();
+  if (auto addZp = scaled.getDefiningOp<arith::AddIOp>()) {
+    std::optional<int64_t> zp = getConstantInt(addZp.getRhs());
+    if (!zp)
+      return std::nullopt;
+    parts.zp = *zp;
+    scaled = addZp.getLhs();
+  }
+  auto toI32 = scaled.getDefiningOp<arith::TruncIOp>();
+  if (!toI32 || !toI32.getType().isInteger(32) ||
+      !toI32.getIn().getType().isInteger(64))
+    return std::nullopt;
+  auto shr = toI32.getIn().getDefiningOp<arith::ShRSIOp>();
+  if (!shr)
+    return std::nullopt;
+  auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
+  auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
+  if (!shiftExt || !shiftExt.getIn().getType().isInteger(8) || !sum)
+    return std::nullopt;
+  auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
+  auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
+  if (!product || !half || getConstantInt(half.getRhs()) != 1)
+    return std::nullopt;
+  auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
+  if (!power || getConstantInt(power.getLhs()) != 1 ||
+      power.getRhs() != shiftExt.getResult())
+    return std::nullopt;
+  auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
+  auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
+  if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
+      !rhs.getIn().getType().isInteger(32))
+    return std::nullopt;
+  parts.acc = lhs.getIn();
+  parts.multiplier = rhs.getIn();
+  parts.shift = shiftExt.getIn();
+  return parts;
+}
+
+/// How a rescale generic reads one of its values per channel c.
+struct ChannelOperand {
+  /// The memref operand (null: a constant).
+  Value memref;
+  /// Whether it is read at offset c (else one value for all channels).
+  bool perChannel = false;
+  /// The constant, when memref is null.
+  std::optional<int64_t> constant;
+};
+
+/// Returns how \p value, a value in the body of \p op, is read: a block
+/// argument of an input whose indexing map is the identity or the
+/// projection on the last loop (contiguous in its last dimension), or one
+/// of no loop (a scalar), or a constant.
+static std::optional<ChannelOperand> getChannelOperand(linalg::GenericOp op,
+                                                       Value value) {
+  ChannelOperand result;
+  if (std::optional<int64_t> constant = getConstantInt(value)) {
+    result.constant = constant;
+    return result;
+  }
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg || arg.getOwner() != op.getBody() ||
+      arg.getArgNumber() >= op.getNumDpsInputs())
+    return std::nullopt;
+  OpOperand *operand = op.getDpsInputOperand(arg.getArgNumber());
+  AffineMap map = op.getMatchingIndexingMap(operand);
+  unsigned numLoops = op.getNumLoops();
+  std::optional<SmallVector<int64_t>> strides =
+      getStaticStrides(operand->get());
+  if (!strides)
+    return std::nullopt;
+  result.memref = operand->get();
+  if (map.getNumResults() == 0)
+    return result;
+  if (!strides->empty() && strides->back() != 1)
+    return std::nullopt;
+  if (map.isIdentity() ||
+      (map.getNumResults() == 1 &&
+       map.getResult(0) == getAffineDimExpr(numLoops - 1, op.getContext()))) {
+    result.perChannel = true;
+    return result;
+  }
+  return std::nullopt;
+}
+
+/// Rewrites the linalg.generic of a per-pixel rescale from int32 to int8
+/// over C >= 4 channels (loops 1 x ... x 1 x C) whose shifts are constants
+/// in [32, 62] and whose multipliers are constants other than INT32_MIN
+/// into vectors of 4 channels: with P = a * m (VMULH.S32 for the high word,
+/// VMUL.I32 for the low one) and t = P >> 31 = (hi << 1) | (lo >> 31),
+/// which fits in 32 bits since |P| < 2^62,
+///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
+///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h; the
+/// shifts are per lane (VSHL.S32 by a negated vector), in [0, 31]. Then the
+/// zero point, the clamp (VMAX, VMIN) and a narrowing store (VSTRB.32).
+struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::GenericOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics() || op.getNumDpsInits() != 1 ||
+        op.getNumReductionLoops() != 0)
+      return failure();
+    std::optional<RescaleParts> rescale = matchRescaleBody(op);
+    if (!rescale)
+      return rewriter.notifyMatchFailure(op, "not a rescale to int8");
+    SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+    if (ranges.empty() || ranges.back() < 4 ||
+        llvm::any_of(ArrayRef(ranges).drop_back(),
+                     [](int64_t r) { return r != 1; }))
+      return rewriter.notifyMatchFailure(op, "not one pixel of >= 4 channels");
+    int64_t channels = ranges.back();
+    OpOperand *init = op.getDpsInitOperand(0);
+    std::optional<SmallVector<int64_t>> outStrides =
+        getStaticStrides(init->get());
+    if (!op.getMatchingIndexingMap(init).isIdentity() || !outStrides ||
+        outStrides->back() != 1)
+      return rewriter.notifyMatchFailure(op, "output not contiguous");
+    std::optional<ChannelOperand> acc = getChannelOperand(op, rescale->acc);
+    std::optional<ChannelOperand> multiplier =
+        getChannelOperand(op, rescale->multiplier);
+    std::optional<ChannelOperand> shift = getChannelOperand(op, rescale->shift);
+    if (!acc || !multiplier || !shift)
+      return rewriter.notifyMatchFailure(op, "operands not contiguous");
+    // The accumulator is the operand that is not constant.
+    auto constantValues =
+        [](const ChannelOperand &operand) -> std::optional<SmallVector<int64_t>> {
+      if (operand.constant)
+        return SmallVector<int64_t>{*operand.constant};
+      return getGlobalValues(operand.memref);
+    };
+    std::optional<SmallVector<int64_t>> multipliers =
+        constantValues(*multiplier);
+    if (!multipliers) {
+      std::swap(acc, multiplier);
+      multipliers = constantValues(*multiplier);
+    }
+    std::optional<SmallVector<int64_t>> shifts = constantValues(*shift);
+    if (!multipliers || !shifts || !acc->memref || !acc->perChannel ||
+        llvm::is_contained(*multipliers, INT32_MIN) ||
+        llvm::any_of(*shifts, [](int64_t s) {
+          int64_t unsignedShift = s & 0xFF;
+          return unsignedShift < 32 || unsignedShift > 62;
+        }))
+      return rewriter.notifyMatchFailure(
+          op, "multiplier or shift not constant, or shift not in [32, 62]");
+
+    Location loc = op.getLoc();
+    FailureOr<ByteView> out = getByteView(rewriter, loc, init->get());
+    FailureOr<ByteView> accView = getByteView(rewriter, loc, acc->memref);
+    std::optional<ByteView> mulView, shiftView;
+    if (multiplier->memref)
+      mulView = *getByteView(rewriter, loc, multiplier->memref);
+    if (shift->memref)
+      shiftView = *getByteView(rewriter, loc, shift->memref);
+
+    auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
+                         int64_t active) {
+      constexpr int64_t lanes = 4;
+      VectorBuilder vb(b, loc);
+      auto vecType = VectorType::get({lanes}, vb.i32);
+      // The 4 values of \p operand for the channels at `first`, as i32.
+      auto read = [&](const ChannelOperand &operand,
+                      const std::optional<ByteView> &view, Type element) {
+        if (operand.constant)
+          return vb.splat(element.isInteger(8) ? (*operand.constant & 0xFF)
+                                               : *operand.constant,
+                          lanes);
+        Value values;
+        if (operand.perChannel) {
+          values = vb.load(view->base, vb.add(view->offset, first), element,
+                           lanes, active);
+        } else {
+          Value scalar = LLVM::LoadOp::create(
+              b, loc, element, vb.address(view->base, view->offset, element),
+              element.getIntOrFloatBitWidth() / 8);
+          values = vector::BroadcastOp::create(
+              b, loc, VectorType::get({lanes}, element), scalar);
+        }
+        if (element.isInteger(8))
+          values = arith::ExtUIOp::create(b, loc, vecType, values);
+        return values;
+      };
+      Value a = read(*acc, *accView, vb.i32);
+      Value m = read(*multiplier, mulView, vb.i32);
+      Value s = read(*shift, shiftView, vb.i8);
+      // VMULH.S32 through its intrinsic: the high words of a * m. (LLVM
+      // folds the same from a 64-bit multiply into (P >> 31), which it
+      // does not vectorize.)
+      Value hi =
+          LLVM::CallIntrinsicOp::create(
+              b, loc, vecType, b.getStringAttr("llvm.arm.mve.vmulh.v4i32"),
+              ValueRange{a, m, vb.constant(0)})
+              ->getResult(0);
+      Value lo = vb.mul(a, m);
+      Value t = arith::OrIOp::create(
+          b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
+          arith::ShRUIOp::create(b, loc, lo, vb.splat(31, lanes)));
+      Value quotient = arith::ShRSIOp::create(
+          b, loc, t, vb.add(s, vb.splat(-31, lanes)));
+      Value roundBit = arith::AndIOp::create(
+          b, loc,
+          arith::ShRSIOp::create(b, loc, t, vb.add(s, vb.splat(-32, lanes))),
+          vb.splat(1, lanes));
+      Value y = vb.add(quotient, roundBit);
+      if (rescale->zp != 0)
+        y = vb.add(y, vb.splat(rescale->zp, lanes));
+      y = arith::MaxSIOp::create(b, loc, y, vb.splat(rescale->lo, lanes));
+      y = arith::MinSIOp::create(b, loc, y, vb.splat(rescale->hi, lanes));
+      Value bytes = arith::TruncIOp::create(
+          b, loc, VectorType::get({lanes}, vb.i8), y);
+      vb.store(bytes, out->base, vb.add(out->offset, first), active);
+    };
+    int64_t by4 = channels - channels % 4;
+    forWithAccs(rewriter, loc, 0, by4, 4, {},
+                [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                  emitGroup(b, loc, first, 4);
+                  return SmallVector<Value>();
+                });
+    if (by4 < channels)
+      emitGroup(rewriter, loc, getI32Constant(rewriter, loc, by4),
+                channels - by4);
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
@@ -710,6 +1015,7 @@ void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
   patterns.add<ConvFhwcToMve<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToMve<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
                                                         ocBlock);
+  patterns.add<RescaleToMve>(patterns.getContext());
   patterns.add<ConvHwcfToMve<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToMve<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
   patterns.add<DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcQOp>,

@@ -9,12 +9,15 @@
 // window and multiplies per tap 2 x 4 lanes with VMUL.I32 of the input and
 // filter bytes sign-extended by VLDRB.S32: the 9 taps of a pixel away from
 // the border unrolled (9 x 2 = 18 VMULs), and a loop over the taps inside
-// the input at the border (2 more).
+// the input at the border (2 more). Both rescales (8 channels each) are
+// two vectors of 4 channels (RESCALE).
 // With --mve-kernels=false there is none of these, and neither on the
 // cores without MVE (cortex-m4, whose kernels are the DSP ones).
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mem-opt-compile %s --cpu=cortex-m55 -o %t/m55.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m55.o | FileCheck %s --check-prefix=MVE
+// RUN: llvm-objdump -d --no-show-raw-insn %t/m55.o | FileCheck %s --check-prefix=SUMS
+// RUN: llvm-objdump -d --no-show-raw-insn %t/m55.o | FileCheck %s --check-prefix=RESCALE
 // RUN: mem-opt-compile %s --cpu=cortex-m55 --mve-kernels=false -o %t/off.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/off.o | FileCheck %s --check-prefix=NOMVE
 // RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t/m4.o --quiet
@@ -23,21 +26,28 @@
 // RUN:   | FileCheck %s --check-prefix=NOVECTOR
 
 // The pointwise loop: the input vector, then per output channel a filter
-// vector, VMLAVA.S8 and VADDVA.S8, and the backward branch of the loop.
+// vector and VMLAVA.S8 with the input, and the backward branch of the loop;
+// the four filter sums VADDVA.S8 are in the same loop (SUMS).
 // MVE: vldrb.u8 [[X:q[0-7]]], [r{{[0-9]+}}]
-// MVE: vmlava.s8 r{{[0-9]+}}, [[W0:q[0-7]]], [[X]]
-// MVE: vaddva.s8 r{{[0-9]+}}, [[W0]]
-// MVE: vmlava.s8 r{{[0-9]+}}, [[W1:q[0-7]]], [[X]]
-// MVE: vaddva.s8 r{{[0-9]+}}, [[W1]]
-// MVE: vmlava.s8 r{{[0-9]+}}, [[W2:q[0-7]]], [[X]]
-// MVE: vaddva.s8 r{{[0-9]+}}, [[W2]]
-// MVE: vmlava.s8 r{{[0-9]+}}, [[W3:q[0-7]]], [[X]]
-// MVE: vaddva.s8 r{{[0-9]+}}, [[W3]]
+// MVE-COUNT-4: vmlava.s8 r{{[0-9]+}}, q{{[0-7]}}, [[X]]
 // MVE: le lr, 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
+// SUMS-COUNT-4: vaddva.s8
+// SUMS-NOT: vaddva.s8
+// The rescale of 4 channels: VMULH.S32 (the high words of the 64-bit
+// product), the clamp and a narrowing store; its multiplier 2^30 makes the
+// low words a shift.
+// RESCALE: vmulh.s32
+// RESCALE: vmax.s32
+// RESCALE: vmin.s32
+// RESCALE: vstrb.32
+// RESCALE: vmulh.s32
+// RESCALE: vmax.s32
+// RESCALE: vmin.s32
+// RESCALE: vstrb.32
 // The depthwise taps.
 // MVE-COUNT-20: vmul.i32
 // MVE-NOT: vmul.i32
-// NOMVE-NOT: {{vmlava|vaddva|vmul.i32|vldrb}}
+// NOMVE-NOT: {{vmlava|vaddva|vmul.i32|vmulh|vldrb}}
 // NOVECTOR-NOT: vector<
 
 func.func @mve(%x: tensor<1x4x4x32xi8>) -> (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) {

@@ -225,3 +225,133 @@ func.func @first_layer(%in: memref<1x3x3x3xi8>, %w: memref<2x3x3x3xi8>, %out: me
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x3xi8>, memref<2x3x3x3xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
   return
 }
+
+// -----
+
+// The rescale of one pixel of 6 channels to int8, shifts 37 and 40 in
+// [32, 62] and multipliers not INT32_MIN, read from constant globals: one
+// vector of 4 channels and a masked one of 2. t = (hi << 1) | (lo >> 31)
+// with hi from VMULH.S32 (unsigned flag 0) and lo = a * m; the quotient
+// t >> (s - 31) plus the round bit (t >> (s - 32)) & 1; then + zp (-128),
+// max -128, min 127 and a narrowing store.
+// CHECK-LABEL: func.func @rescale
+// CHECK-DAG: %[[M31:.*]] = arith.constant dense<-31> : vector<4xi32>
+// CHECK-DAG: %[[M32:.*]] = arith.constant dense<-32> : vector<4xi32>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1> : vector<4xi32>
+// CHECK-DAG: %[[B31:.*]] = arith.constant dense<31> : vector<4xi32>
+// CHECK-DAG: %[[LO:.*]] = arith.constant dense<-128> : vector<4xi32>
+// CHECK-DAG: %[[HI:.*]] = arith.constant dense<127> : vector<4xi32>
+// CHECK-DAG: %[[MASK2:.*]] = arith.constant dense<[true, true, false, false]> : vector<4xi1>
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: %[[M:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: %[[SB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<4xi8>
+// CHECK: %[[S:.*]] = arith.extui %[[SB]] : vector<4xi8> to vector<4xi32>
+// CHECK: %[[H:.*]] = llvm.call_intrinsic "llvm.arm.mve.vmulh.v4i32"(%[[A]], %[[M]], %{{.*}}) : (vector<4xi32>, vector<4xi32>, i32) -> vector<4xi32>
+// CHECK: %[[L:.*]] = arith.muli %[[A]], %[[M]] : vector<4xi32>
+// CHECK: %[[H2:.*]] = arith.shli %[[H]], %[[ONE]] : vector<4xi32>
+// CHECK: %[[L2:.*]] = arith.shrui %[[L]], %[[B31]] : vector<4xi32>
+// CHECK: %[[T:.*]] = arith.ori %[[H2]], %[[L2]] : vector<4xi32>
+// CHECK: %[[K:.*]] = arith.addi %[[S]], %[[M31]] : vector<4xi32>
+// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[K]] : vector<4xi32>
+// CHECK: %[[K2:.*]] = arith.addi %[[S]], %[[M32]] : vector<4xi32>
+// CHECK: %[[R:.*]] = arith.shrsi %[[T]], %[[K2]] : vector<4xi32>
+// CHECK: %[[RB:.*]] = arith.andi %[[R]], %[[ONE]] : vector<4xi32>
+// CHECK: %[[Y:.*]] = arith.addi %[[Q]], %[[RB]] : vector<4xi32>
+// CHECK: %[[Z:.*]] = arith.addi %[[Y]], %[[LO]] : vector<4xi32>
+// CHECK: %[[C1:.*]] = arith.maxsi %[[Z]], %[[LO]] : vector<4xi32>
+// CHECK: %[[C2:.*]] = arith.minsi %[[C1]], %[[HI]] : vector<4xi32>
+// CHECK: %[[Y8:.*]] = arith.trunci %[[C2]] : vector<4xi32> to vector<4xi8>
+// CHECK: llvm.store %[[Y8]], %{{.*}} {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[MASK2]]
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %[[MASK2]] {alignment = 1 : i32} : vector<4xi8>, vector<4xi1> into !llvm.ptr
+// CHECK-NOT: linalg.generic
+memref.global "private" constant @mult : memref<6xi32> = dense<[1073741824, 1500000000, 2000000000, -5, 7, 1073741824]>
+memref.global "private" constant @shift : memref<6xi8> = dense<[37, 40, 37, 40, 37, 40]>
+func.func @rescale(%acc: memref<1x1x1x6xi32>, %out: memref<1x1x1x6xi8, strided<[384, 48, 6, 1], offset: ?>>) {
+  %m = memref.get_global @mult : memref<6xi32>
+  %s = memref.get_global @shift : memref<6xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x6xi32>, memref<6xi32>, memref<6xi8>) outs(%out : memref<1x1x1x6xi8, strided<[384, 48, 6, 1], offset: ?>>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}
+
+// -----
+
+// A shift of 31 (below 32) or a multiplier of INT32_MIN: t = P >> 31 would
+// not give the rounding (or not fit), so the rescale stays scalar.
+// CHECK-LABEL: func.func @rescale_shift31
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @rescale_int32_min
+// CHECK: linalg.generic
+memref.global "private" constant @mult2 : memref<4xi32> = dense<[1073741824, 1073741824, 1073741824, -2147483648]>
+memref.global "private" constant @mult1 : memref<4xi32> = dense<1073741824>
+memref.global "private" constant @shift2 : memref<4xi8> = dense<[37, 31, 37, 37]>
+memref.global "private" constant @shift1 : memref<4xi8> = dense<37>
+func.func @rescale_shift31(%acc: memref<1x1x1x4xi32>, %out: memref<1x1x1x4xi8>) {
+  %m = memref.get_global @mult1 : memref<4xi32>
+  %s = memref.get_global @shift2 : memref<4xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x4xi32>, memref<4xi32>, memref<4xi8>) outs(%out : memref<1x1x1x4xi8>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}
+func.func @rescale_int32_min(%acc: memref<1x1x1x4xi32>, %out: memref<1x1x1x4xi8>) {
+  %m = memref.get_global @mult2 : memref<4xi32>
+  %s = memref.get_global @shift1 : memref<4xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x4xi32>, memref<4xi32>, memref<4xi8>) outs(%out : memref<1x1x1x4xi8>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}

@@ -819,7 +819,7 @@ def ArmMveInt8KernelsPass : Pass<"arm-mve-int8-kernels", "func::FuncOp"> {
   let description = [{
     Replaces every bufferized `linalg.conv_2d_nhwc_fhwc[_q]` whose input
     channels are contiguous and every `linalg.depthwise_conv_2d_nhwc_hwc[_q]`
-    of at least 4 contiguous channels (int8 input and filter, int32
+    (int8 input and filter, int32
     accumulator, constant zero points; the plain ops have none) by loops on
     vectors that LLVM's ARM backend selects as MVE (Helium) instructions on
     Armv8.1-M (Cortex-M55):
@@ -829,14 +829,33 @@ def ArmMveInt8KernelsPass : Pass<"arm-mve-int8-kernels", "func::FuncOp"> {
       the input and, per output channel, of the filter, and
       `vector.reduction <add>` of the product of the sign-extended vectors
       (one `VMLAVA.S8`). The input channels left over take one masked load.
+      When the taps are contiguous in input and filter (a first layer's
+      padded window), the reduction is one run of KH * KW * IC bytes.
       The zero points are applied once per output:
       `sum (x - zx)(w - zw) = sum x w - zx sum w - zw sum x + N zx zw`, with
       `sum w` (`VADDVA.S8`) only when zx is not 0 and `sum x` only when zw is
       not 0.
-    - depthwise convolution: eight channels at a time (then four, then a
-      masked group of four) as `vector<8xi32>`: per tap the sign-extended
+    - depthwise convolution of at least 4 contiguous channels: eight
+      channels at a time (then four, then a masked group of four) as
+      `vector<8xi32>`: per tap the sign-extended
       input and filter (`VLDRB.S32`), the zero points added, multiplied and
       added to the accumulator vector, loaded and stored once per pixel.
+      Fewer than 4 channels (the in-place depthwise) are scalar with the
+      taps unrolled and the accumulator in a register.
+    - `linalg.conv_2d_nhwc_hwcf[_q]` (first layers): a vector of output
+      channels of the filter times the zero-point-corrected input value.
+    - A padded window (`linalg.fill` with the input zero point, then
+      `linalg.copy` of the in-bounds input) that a depthwise or HWCF
+      convolution of one output pixel reads: the kernel reads the input
+      directly (a padded tap adds `(zp - zp) * w = 0`) and the fill and copy
+      go; the window stays allocated, unwritten.
+    - The `linalg.generic` of a per-pixel rescale to int8 (the 64-bit
+      rounding multiply of `tosa-to-arith`) over at least 4 channels whose
+      shifts are constants in [32, 62] and multipliers constants other than
+      INT32_MIN: 4 channels per vector, with the high words of the product
+      from `llvm.arm.mve.vmulh` and `t = P >> 31 = (hi << 1) | (lo >> 31)`,
+      `round(P / 2^s) = (t >> (s - 31)) + ((t >> (s - 32)) & 1)` (per-lane
+      shifts), then the zero point, the clamp and a narrowing store.
 
     The result is bit-exact with the linalg op: the int32 sums wrap modulo
     2^32 as the op's do, and every product is exact. The kernels read their
