@@ -280,8 +280,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // On Armv8.1-M with MVE, they become vector kernels (VMLAVA.S8), whose
   // vector ops convert-vector-to-llvm lowers.
   bool mve = options.mveKernels && target->cpu == "cortex-m55";
-  if (mve && failed(addText(pm, "func.func(arm-mve-int8-kernels)",
-                            errorMessage)))
+  if (mve &&
+      failed(addText(pm, "func.func(arm-mve-int8-kernels)", errorMessage)))
     return failure();
   if (mve && failed(addText(pm, "convert-vector-to-llvm", errorMessage)))
     return failure();

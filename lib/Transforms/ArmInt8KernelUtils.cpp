@@ -85,8 +85,7 @@ Value armkernels::addScaled(OpBuilder &b, Location loc, Value a, Value c,
   return arith::AddIOp::create(b, loc, a, c);
 }
 
-std::optional<SmallVector<int64_t>>
-armkernels::getStaticStrides(Value memref) {
+std::optional<SmallVector<int64_t>> armkernels::getStaticStrides(Value memref) {
   auto type = cast<MemRefType>(memref.getType());
   SmallVector<int64_t> strides;
   int64_t offset;
@@ -105,7 +104,8 @@ FailureOr<ByteView> armkernels::getByteView(OpBuilder &b, Location loc,
       llvm::any_of(strides, ShapedType::isDynamic))
     return failure();
   ByteView view;
-  Value pointer = memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
   pointer = arith::IndexCastOp::create(b, loc, b.getI32Type(), pointer);
   view.base = LLVM::IntToPtrOp::create(
       b, loc, LLVM::LLVMPointerType::get(b.getContext()), pointer);
@@ -122,9 +122,8 @@ FailureOr<ByteView> armkernels::getByteView(OpBuilder &b, Location loc,
 }
 
 SmallVector<Value> armkernels::forWithAccs(OpBuilder &b, Location loc,
-                                           int64_t lb, int64_t ub,
-                                           int64_t step, ValueRange accs,
-                                           LoopBody body) {
+                                           int64_t lb, int64_t ub, int64_t step,
+                                           ValueRange accs, LoopBody body) {
   if (lb >= ub)
     return SmallVector<Value>(accs);
   if (lb + step >= ub)
@@ -162,17 +161,16 @@ void armkernels::forEachOutputPixel(
         forWithAccs(
             b, loc, 0, outShape[1], 1, {},
             [&](OpBuilder &b, Location loc, Value oh, ValueRange) {
-              Value colBase = addScaled(b, loc, rowBase, oh,
-                                        parts.strideH * in.strides[1]);
-              forWithAccs(b, loc, 0, outShape[2], 1, {},
-                          [&](OpBuilder &b, Location loc, Value ow,
-                              ValueRange) {
-                            Value pixel = addScaled(
-                                b, loc, colBase, ow,
-                                parts.strideW * in.strides[2]);
-                            body(b, loc, n, oh, ow, pixel);
-                            return SmallVector<Value>();
-                          });
+              Value colBase =
+                  addScaled(b, loc, rowBase, oh, parts.strideH * in.strides[1]);
+              forWithAccs(
+                  b, loc, 0, outShape[2], 1, {},
+                  [&](OpBuilder &b, Location loc, Value ow, ValueRange) {
+                    Value pixel = addScaled(b, loc, colBase, ow,
+                                            parts.strideW * in.strides[2]);
+                    body(b, loc, n, oh, ow, pixel);
+                    return SmallVector<Value>();
+                  });
               return SmallVector<Value>();
             });
         return SmallVector<Value>();

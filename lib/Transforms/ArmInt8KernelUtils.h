@@ -1,4 +1,4 @@
-//===- ArmInt8KernelUtils.h - Matching int8 convolutions for kernels -*- C++ -*-===//
+//===- ArmInt8KernelUtils.h - int8 convolutions for kernels -----*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //

@@ -124,8 +124,8 @@ struct VectorBuilder {
   /// \p value (a vector of i8) sign-extended to i32 lanes.
   Value widen(Value value) {
     auto type = cast<VectorType>(value.getType());
-    return arith::ExtSIOp::create(
-        b, loc, VectorType::get(type.getShape(), i32), value);
+    return arith::ExtSIOp::create(b, loc, VectorType::get(type.getShape(), i32),
+                                  value);
   }
   /// The i32 vector of \p lanes lanes that all hold \p value.
   Value splat(int64_t value, int64_t lanes) {
@@ -178,10 +178,9 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
     // When the taps of a window are contiguous in input and filter (a
     // padded window per output pixel of KH x KW x IC bytes, e.g. a first
     // layer's 3x3x3), the reduction is one run of KH * KW * IC bytes.
-    if ((kh > 1 || kw > 1) && parts->dilationH == 1 &&
-        parts->dilationW == 1 && in->strides[2] == numIc &&
-        in->strides[1] == kw * numIc && filter->strides[2] == numIc &&
-        filter->strides[1] == kw * numIc) {
+    if ((kh > 1 || kw > 1) && parts->dilationH == 1 && parts->dilationW == 1 &&
+        in->strides[2] == numIc && in->strides[1] == kw * numIc &&
+        filter->strides[2] == numIc && filter->strides[1] == kw * numIc) {
       numIc *= kh * kw;
       kh = kw = 1;
     }
@@ -223,9 +222,9 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
                                          kConvLanes, active));
               SmallVector<Value> next(carried);
               for (int64_t j = 0; j < width; ++j) {
-                Value w = vb.widen(vb.load(filter->base,
-                                           vb.add(filterTaps[j], ic), vb.i8,
-                                           kConvLanes, active));
+                Value w =
+                    vb.widen(vb.load(filter->base, vb.add(filterTaps[j], ic),
+                                     vb.i8, kConvLanes, active));
                 next[j] = vb.add(carried[j], vb.sum(vb.mul(x, w)));
                 if (zx != 0)
                   next[width + j] = vb.add(carried[width + j], vb.sum(w));
@@ -243,21 +242,22 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
                       b, loc, 0, kw, 1, carried,
                       [&](OpBuilder &b, Location loc, Value x,
                           ValueRange carried) {
-                        Value inTap = addScaled(
-                            b, loc, inRow, x, parts->dilationW * in->strides[2]);
+                        Value inTap =
+                            addScaled(b, loc, inRow, x,
+                                      parts->dilationW * in->strides[2]);
                         SmallVector<Value> filterTaps;
                         for (Value base : filterBases)
                           filterTaps.push_back(addScaled(
                               b, loc,
-                              addScaled(b, loc, base, y, filter->strides[1]),
-                              x, filter->strides[2]));
-                        SmallVector<Value> result = forWithAccs(
-                            b, loc, 0, fullIc, kConvLanes, carried,
-                            [&](OpBuilder &b, Location loc, Value ic,
-                                ValueRange carried) {
-                              return step(b, loc, inTap, filterTaps, ic,
-                                          kConvLanes, carried);
-                            });
+                              addScaled(b, loc, base, y, filter->strides[1]), x,
+                              filter->strides[2]));
+                        SmallVector<Value> result =
+                            forWithAccs(b, loc, 0, fullIc, kConvLanes, carried,
+                                        [&](OpBuilder &b, Location loc,
+                                            Value ic, ValueRange carried) {
+                                          return step(b, loc, inTap, filterTaps,
+                                                      ic, kConvLanes, carried);
+                                        });
                         if (fullIc == numIc)
                           return result;
                         return step(b, loc, inTap, filterTaps,
@@ -271,14 +271,14 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
             for (int64_t j = 0; j < width; ++j) {
               Value acc = carried[j];
               if (zx != 0)
-                acc = tail.add(acc, tail.mul(carried[width + j],
-                                             tail.constant(-zx)));
+                acc = tail.add(
+                    acc, tail.mul(carried[width + j], tail.constant(-zx)));
               if (zw != 0)
-                acc = tail.add(acc,
-                               tail.mul(carried.back(), tail.constant(-zw)));
+                acc =
+                    tail.add(acc, tail.mul(carried.back(), tail.constant(-zw)));
               // Modulo 2^32, as the op's int32 sums.
-              int64_t constantTerm = static_cast<int32_t>(
-                  static_cast<uint32_t>(window * zx * zw));
+              int64_t constantTerm =
+                  static_cast<int32_t>(static_cast<uint32_t>(window * zx * zw));
               if (constantTerm != 0)
                 acc = tail.add(acc, tail.constant(constantTerm));
               memref::StoreOp::create(b, loc, acc, output,
@@ -338,8 +338,8 @@ static Value getOutputOffset(OpBuilder &b, Location loc, const ByteView &out,
 static Value loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
                         int64_t zp) {
   VectorBuilder vb(b, loc);
-  Value byte = LLVM::LoadOp::create(b, loc, vb.i8,
-                                    vb.address(base, offset, vb.i8), 1);
+  Value byte =
+      LLVM::LoadOp::create(b, loc, vb.i8, vb.address(base, offset, vb.i8), 1);
   Value value = arith::ExtSIOp::create(b, loc, vb.i32, byte);
   return zp == 0 ? value : vb.add(value, vb.constant(-zp));
 }
@@ -413,7 +413,8 @@ static std::optional<PaddedWindow> matchPaddedWindow(Operation *op,
     window.h = sizes[1];
     window.w = sizes[2];
   }
-  if (!window.fill || !window.copy || !window.fill->isBeforeInBlock(window.copy) ||
+  if (!window.fill || !window.copy ||
+      !window.fill->isBeforeInBlock(window.copy) ||
       !getStaticStrides(window.source))
     return std::nullopt;
   for (Operation *between = window.copy->getNextNode(); between != op;
@@ -446,12 +447,10 @@ using TapBody = function_ref<SmallVector<Value>(OpBuilder &, Location, Value,
 /// its copied part [oy, oy + h) x [ox, ox + w) read from \p in, the window's
 /// source: all KH x KW taps unrolled when the part is the whole window (an
 /// output pixel away from the border), else loops over the part.
-static SmallVector<Value> forEachTap(OpBuilder &b, Location loc,
-                                     const ByteView &in, Value pixel,
-                                     const ConvParts &parts, int64_t kh,
-                                     int64_t kw, bool unroll,
-                                     const PaddedWindow *window,
-                                     ValueRange accs, TapBody body) {
+static SmallVector<Value>
+forEachTap(OpBuilder &b, Location loc, const ByteView &in, Value pixel,
+           const ConvParts &parts, int64_t kh, int64_t kw, bool unroll,
+           const PaddedWindow *window, ValueRange accs, TapBody body) {
   auto fullWindow = [&](OpBuilder &b, Location loc, ValueRange accs) {
     return forTapsWithAccs(
         b, loc, unroll, kh, accs,
@@ -482,8 +481,8 @@ static SmallVector<Value> forEachTap(OpBuilder &b, Location loc,
                             getI32Constant(b, loc, kh)),
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
                             getI32Constant(b, loc, kw)));
-  auto dynamicLoop = [&](OpBuilder &b, Location loc, Value ub,
-                         ValueRange accs, LoopBody loopBody) {
+  auto dynamicLoop = [&](OpBuilder &b, Location loc, Value ub, ValueRange accs,
+                         LoopBody loopBody) {
     auto loop = scf::ForOp::create(
         b, loc, getI32Constant(b, loc, 0), ub, getI32Constant(b, loc, 1), accs,
         [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
@@ -565,13 +564,12 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
                                int64_t lanes, int64_t active) {
             VectorBuilder vb(b, loc);
             Value outAt = getOutputOffset(b, loc, *out, n, oh, ow, first);
-            Value acc =
-                lanes == 0
-                    ? LLVM::LoadOp::create(
-                          b, loc, vb.i32,
-                          vb.address(out->base, outAt, vb.i32), 4)
-                          .getResult()
-                    : vb.load(out->base, outAt, vb.i32, lanes, active);
+            Value acc = lanes == 0
+                            ? LLVM::LoadOp::create(
+                                  b, loc, vb.i32,
+                                  vb.address(out->base, outAt, vb.i32), 4)
+                                  .getResult()
+                            : vb.load(out->base, outAt, vb.i32, lanes, active);
             Value inChannel = addScaled(b, loc, pixel, first, in->strides[3]);
             Value filterChannel =
                 addScaled(b, loc, filter->offset, first, filter->strides[2]);
@@ -583,8 +581,8 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
                     ValueRange accs) {
                   VectorBuilder vb(b, loc);
                   Value filterTap = addScaled(
-                      b, loc, addScaled(b, loc, filterChannel, y,
-                                        filter->strides[0]),
+                      b, loc,
+                      addScaled(b, loc, filterChannel, y, filter->strides[0]),
                       x, filter->strides[1]);
                   if (lanes == 0) {
                     Value xv = loadScalar(b, loc, in->base, inTap, zx);
@@ -651,8 +649,7 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
         getStaticStrides(parts->output);
     if (!inStrides || !filterStrides || !outStrides ||
         (*filterStrides)[3] != 1 || (*outStrides)[3] != 1)
-      return rewriter.notifyMatchFailure(op,
-                                         "output channels not contiguous");
+      return rewriter.notifyMatchFailure(op, "output channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
@@ -690,11 +687,11 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
                         Value xv = loadScalar(
                             b, loc, in->base,
                             addScaled(b, loc, inTap, ic, in->strides[3]), zx);
-                        Value wv = vb.widen(vb.load(
-                            filter->base,
-                            addScaled(b, loc, filterTap, ic,
-                                      filter->strides[2]),
-                            vb.i8, lanes, active));
+                        Value wv =
+                            vb.widen(vb.load(filter->base,
+                                             addScaled(b, loc, filterTap, ic,
+                                                       filter->strides[2]),
+                                             vb.i8, lanes, active));
                         if (negZw)
                           wv = vb.add(wv, negZw);
                         Value xs = vector::BroadcastOp::create(
@@ -907,8 +904,8 @@ struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
     if (!acc || !multiplier || !shift)
       return rewriter.notifyMatchFailure(op, "operands not contiguous");
     // The accumulator is the operand that is not constant.
-    auto constantValues =
-        [](const ChannelOperand &operand) -> std::optional<SmallVector<int64_t>> {
+    auto constantValues = [](const ChannelOperand &operand)
+        -> std::optional<SmallVector<int64_t>> {
       if (operand.constant)
         return SmallVector<int64_t>{*operand.constant};
       return getGlobalValues(operand.memref);
@@ -980,8 +977,8 @@ struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
       Value t = arith::OrIOp::create(
           b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
           arith::ShRUIOp::create(b, loc, lo, vb.splat(31, lanes)));
-      Value quotient = arith::ShRSIOp::create(
-          b, loc, t, vb.add(s, vb.splat(-31, lanes)));
+      Value quotient =
+          arith::ShRSIOp::create(b, loc, t, vb.add(s, vb.splat(-31, lanes)));
       Value roundBit = arith::AndIOp::create(
           b, loc,
           arith::ShRSIOp::create(b, loc, t, vb.add(s, vb.splat(-32, lanes))),
@@ -991,8 +988,8 @@ struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
         y = vb.add(y, vb.splat(rescale->zp, lanes));
       y = arith::MaxSIOp::create(b, loc, y, vb.splat(rescale->lo, lanes));
       y = arith::MinSIOp::create(b, loc, y, vb.splat(rescale->hi, lanes));
-      Value bytes = arith::TruncIOp::create(
-          b, loc, VectorType::get({lanes}, vb.i8), y);
+      Value bytes =
+          arith::TruncIOp::create(b, loc, VectorType::get({lanes}, vb.i8), y);
       vb.store(bytes, out->base, vb.add(out->offset, first), active);
     };
     int64_t by4 = channels - channels % 4;
