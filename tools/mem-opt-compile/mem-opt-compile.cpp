@@ -213,8 +213,9 @@ static cl::opt<bool> dspKernels(
     cl::init(true), cl::cat(compileCategory));
 static cl::opt<bool> mveKernels(
     "mve-kernels",
-    cl::desc("Int8 convolutions as MVE (Helium) vector kernels (VMLAVA.S8) "
-             "on cortex-m55; docs/CortexM.md, \"MVE kernels\""),
+    cl::desc("Int8 convolutions and rescales as MVE (Helium) vector kernels "
+             "(VMLAVA.S8, VMULH.S32) on cortex-m55; docs/CortexM.md, \"MVE "
+             "kernels\""),
     cl::init(true), cl::cat(compileCategory));
 static cl::opt<bool> tfliteDoubleRound(
     "tflite-double-round",

@@ -144,8 +144,9 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   /// MVE kernels for int8 convolutions where the CPU has the extension.
   PassOptions::Option<bool> mveKernels{
       *this, "mve-kernels",
-      llvm::cl::desc("Lower int8 convolutions to MVE (Helium) vector kernels "
-                     "(arm-mve-int8-kernels) on cortex-m55 (default: true)"),
+      llvm::cl::desc("Lower int8 convolutions and rescales to MVE (Helium) "
+                     "vector kernels (arm-mve-int8-kernels) on cortex-m55 "
+                     "(default: true)"),
       llvm::cl::init(true)};
   /// Last stage to run.
   PassOptions::Option<std::string> stopAfter{
