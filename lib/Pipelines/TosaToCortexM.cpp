@@ -293,6 +293,14 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      "func.func(arm-dsp-int8-kernels)",
                      errorMessage)))
     return failure();
+  // On Armv8.1-M with MVE, they become vector kernels (VMLAVA.S8), whose
+  // vector ops convert-vector-to-llvm lowers.
+  bool mve = options.mveKernels && target->cpu == "cortex-m55";
+  if (mve &&
+      failed(addText(pm, "func.func(arm-mve-int8-kernels)", errorMessage)))
+    return failure();
+  if (mve && failed(addText(pm, "convert-vector-to-llvm", errorMessage)))
+    return failure();
   if (failed(addText(
           pm,
           "func.func(convert-linalg-to-loops),expand-strided-metadata,"

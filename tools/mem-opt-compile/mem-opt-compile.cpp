@@ -211,6 +211,12 @@ static cl::opt<bool> dspKernels(
     cl::desc("Int8 convolutions as DSP-extension kernels (SXTB16, SMLAD) on "
              "cortex-m4 and cortex-m7; docs/CortexM.md, \"DSP kernels\""),
     cl::init(true), cl::cat(compileCategory));
+static cl::opt<bool> mveKernels(
+    "mve-kernels",
+    cl::desc("Int8 convolutions and rescales as MVE (Helium) vector kernels "
+             "(VMLAVA.S8, VMULH.S32) on cortex-m55; docs/CortexM.md, \"MVE "
+             "kernels\""),
+    cl::init(true), cl::cat(compileCategory));
 static cl::opt<bool> tfliteDoubleRound(
     "tflite-double-round",
     cl::desc("TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding "
@@ -1063,6 +1069,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   options.maxMacOverhead = maxMacOverhead;
   options.placement = placementName;
   options.dspKernels = dspKernels;
+  options.mveKernels = mveKernels;
   options.alignment = alignment;
   options.io = ioPlacement;
   PassManager pm(&context);

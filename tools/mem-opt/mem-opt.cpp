@@ -82,7 +82,8 @@ static SmallVector<HelpGroup> getHelpGroups() {
         "set-llvm-target"}},
       {"Input checks", {"verify-default-attributes", "split-concats"}},
       {"Kernels for the CPU",
-       {"arm-dsp-fold-zero-points", "arm-dsp-int8-kernels"}},
+       {"arm-dsp-fold-zero-points", "arm-dsp-int8-kernels",
+        "arm-mve-int8-kernels"}},
   };
 }
 

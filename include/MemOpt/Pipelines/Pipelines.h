@@ -141,6 +141,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
                      "(arm-dsp-int8-kernels) on cortex-m4 and cortex-m7 "
                      "(default: true)"),
       llvm::cl::init(true)};
+  /// MVE kernels for int8 convolutions where the CPU has the extension.
+  PassOptions::Option<bool> mveKernels{
+      *this, "mve-kernels",
+      llvm::cl::desc("Lower int8 convolutions and rescales to MVE (Helium) "
+                     "vector kernels (arm-mve-int8-kernels) on cortex-m55 "
+                     "(default: true)"),
+      llvm::cl::init(true)};
   /// Last stage to run.
   PassOptions::Option<std::string> stopAfter{
       *this, "stop-after",

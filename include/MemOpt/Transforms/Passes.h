@@ -40,6 +40,12 @@ void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock);
 
+/// Adds the Armv8.1-M MVE kernels of int8 convolutions on memrefs
+/// (ArmMveInt8Kernels.cpp); \p ocBlock output channels share one input
+/// vector.
+void populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
+                                      unsigned ocBlock);
+
 /// Adds the split of `tosa.concat`s of more than \p maxOperands operands into
 /// a tree of concats within the limit (SplitConcats.cpp).
 void populateSplitConcatsPatterns(RewritePatternSet &patterns,

@@ -886,4 +886,87 @@ def FuseElementwiseGroupsPass
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def ArmMveInt8KernelsPass : Pass<"arm-mve-int8-kernels", "func::FuncOp"> {
+  let summary = "Lower int8 convolutions on memrefs to Armv8.1-M MVE kernels";
+  let description = [{
+    Replaces every bufferized `linalg.conv_2d_nhwc_fhwc[_q]` whose input
+    channels are contiguous and every `linalg.depthwise_conv_2d_nhwc_hwc[_q]`
+    (int8 input and filter, int32
+    accumulator, constant zero points; the plain ops have none) by loops on
+    vectors that LLVM's ARM backend selects as MVE (Helium) instructions on
+    Armv8.1-M (Cortex-M55):
+
+    - convolution: per output pixel and block of `oc-block` output
+      channels, sixteen input channels at a time: a `vector<16xi8>` load of
+      the input and, per output channel, of the filter, and
+      `vector.reduction <add>` of the product of the sign-extended vectors
+      (one `VMLAVA.S8`). The input channels left over take one masked load.
+      When the taps are contiguous in input and filter (a first layer's
+      padded window), the reduction is one run of KH * KW * IC bytes.
+      The zero points are applied once per output:
+      `sum (x - zx)(w - zw) = sum x w - zx sum w - zw sum x + N zx zw`, with
+      `sum w` (`VADDVA.S8`) only when zx is not 0 and `sum x` only when zw is
+      not 0.
+    - depthwise convolution of at least 4 contiguous channels: eight
+      channels at a time (then four, then a masked group of four) as
+      `vector<8xi32>`: per tap the sign-extended
+      input and filter (`VLDRB.S32`), the zero points added, multiplied and
+      added to the accumulator vector, loaded and stored once per pixel.
+      Fewer than 4 channels (the in-place depthwise) are scalar with the
+      taps unrolled and the accumulator in a register.
+    - `linalg.conv_2d_nhwc_hwcf[_q]` (first layers): a vector of output
+      channels of the filter times the zero-point-corrected input value.
+    - A padded window (`linalg.fill` with the input zero point, then
+      `linalg.copy` of the in-bounds input) that a depthwise or HWCF
+      convolution of one output pixel reads: the kernel reads the input
+      directly (a padded tap adds `(zp - zp) * w = 0`) and the fill and copy
+      go; the window stays allocated, unwritten.
+    - The `linalg.generic` of a per-pixel rescale to int8 (the 64-bit
+      rounding multiply of `tosa-to-arith`) over at least 4 channels whose
+      shifts are constants in [32, 62] and multipliers constants other than
+      INT32_MIN: 4 channels per vector, with the high words of the product
+      from `llvm.arm.mve.vmulh` and `t = P >> 31 = (hi << 1) | (lo >> 31)`,
+      `round(P / 2^s) = (t >> (s - 31)) + ((t >> (s - 32)) & 1)` (per-lane
+      shifts), then the zero point, the clamp and a narrowing store.
+
+    The result is bit-exact with the linalg op: the int32 sums wrap modulo
+    2^32 as the op's do, and every product is exact. The kernels read their
+    operands in place and need no scratch memory, so the arena the memory
+    model predicted is unchanged. The vector ops need
+    `convert-vector-to-llvm`; the output is only valid for a target with MVE
+    (`cortex-m-pipeline` runs the pass for cortex-m55, option
+    `mve-kernels`).
+
+    Before (one pixel of a fused 1x1 convolution, 32 input channels):
+    ```mlir
+    linalg.conv_2d_nhwc_fhwc_q {...} ins(%x, %w, %c-128_i32, %c0_i32 : ...)
+        outs(%acc : memref<1x1x1x8xi32>)
+    ```
+    After (per output channel of a block; %sw sums the filter for the input
+    zero point):
+    ```mlir
+    %r:8 = scf.for %ic = %c0 to %c32 step %c16 iter_args(...) -> (i32, ...) {
+      %xb = llvm.load %px {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+      %x = arith.extsi %xb : vector<16xi8> to vector<16xi32>
+      %wb = llvm.load %pw {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+      %w = arith.extsi %wb : vector<16xi8> to vector<16xi32>
+      %p = arith.muli %x, %w : vector<16xi32>
+      %d = vector.reduction <add>, %p : vector<16xi32> into i32
+      %a = arith.addi %acc0, %d : i32
+      %s = vector.reduction <add>, %w : vector<16xi32> into i32
+      %sw = arith.addi %sw0, %s : i32
+      ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"ocBlock", "oc-block", "unsigned", /*default=*/"4",
+           "Output channels of a convolution computed together over one "
+           "input vector (1 to 8)">,
+  ];
+  let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
+                           "arith::ArithDialect", "memref::MemRefDialect",
+                           "vector::VectorDialect"];
+}
+
 #endif // MEMOPT_TRANSFORMS_PASSES_TD

@@ -1,0 +1,187 @@
+//===- ArmInt8KernelUtils.cpp - Matching int8 convolutions for kernels ----===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ArmInt8KernelUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Matchers.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::armkernels;
+
+/// Returns the constant value of the i32 zero point \p value if it is one
+/// an int8 operand can have.
+static std::optional<int64_t> getZeroPoint(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  int64_t zp = constant.getSExtValue();
+  if (zp < -128 || zp > 127)
+    return std::nullopt;
+  return zp;
+}
+
+/// Returns true if \p value is a statically shaped memref of \p width-bit
+/// integers.
+static bool isStaticIntMemRef(Value value, unsigned width) {
+  auto type = dyn_cast<MemRefType>(value.getType());
+  return type && type.hasStaticShape() &&
+         type.getElementType().isInteger(width);
+}
+
+FailureOr<ConvParts> armkernels::matchInt8Conv(linalg::LinalgOp op) {
+  if (!op.hasPureBufferSemantics() ||
+      (op.getNumDpsInputs() != 4 && op.getNumDpsInputs() != 2) ||
+      op.getNumDpsInits() != 1)
+    return failure();
+  ConvParts parts;
+  parts.input = op.getDpsInputOperand(0)->get();
+  parts.filter = op.getDpsInputOperand(1)->get();
+  parts.output = op.getDpsInitOperand(0)->get();
+  if (!isStaticIntMemRef(parts.input, 8) ||
+      !isStaticIntMemRef(parts.filter, 8) ||
+      !isStaticIntMemRef(parts.output, 32))
+    return failure();
+  bool quantized = op.getNumDpsInputs() == 4;
+  std::optional<int64_t> inputZp =
+      quantized ? getZeroPoint(op.getDpsInputOperand(2)->get()) : 0;
+  std::optional<int64_t> filterZp =
+      quantized ? getZeroPoint(op.getDpsInputOperand(3)->get()) : 0;
+  if (!inputZp || !filterZp)
+    return failure();
+  parts.inputZp = *inputZp;
+  parts.filterZp = *filterZp;
+  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
+  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
+  if (!strides || !dilations || strides.getNumElements() != 2 ||
+      dilations.getNumElements() != 2)
+    return failure();
+  auto strideValues = llvm::to_vector(strides.getValues<int64_t>());
+  auto dilationValues = llvm::to_vector(dilations.getValues<int64_t>());
+  parts.strideH = strideValues[0];
+  parts.strideW = strideValues[1];
+  parts.dilationH = dilationValues[0];
+  parts.dilationW = dilationValues[1];
+  return parts;
+}
+
+Value armkernels::getI32Constant(OpBuilder &b, Location loc, int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, b.getI32Type(), value);
+}
+
+Value armkernels::addScaled(OpBuilder &b, Location loc, Value a, Value c,
+                            int64_t scale) {
+  if (scale == 0)
+    return a;
+  if (scale != 1)
+    c = arith::MulIOp::create(b, loc, c, getI32Constant(b, loc, scale));
+  return arith::AddIOp::create(b, loc, a, c);
+}
+
+std::optional<SmallVector<int64_t>> armkernels::getStaticStrides(Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return std::nullopt;
+  return strides;
+}
+
+FailureOr<ByteView> armkernels::getByteView(OpBuilder &b, Location loc,
+                                            Value memref) {
+  auto type = cast<MemRefType>(memref.getType());
+  SmallVector<int64_t> strides;
+  int64_t offset;
+  if (failed(type.getStridesAndOffset(strides, offset)) ||
+      llvm::any_of(strides, ShapedType::isDynamic))
+    return failure();
+  ByteView view;
+  Value pointer =
+      memref::ExtractAlignedPointerAsIndexOp::create(b, loc, memref);
+  pointer = arith::IndexCastOp::create(b, loc, b.getI32Type(), pointer);
+  view.base = LLVM::IntToPtrOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext()), pointer);
+  if (ShapedType::isDynamic(offset)) {
+    auto metadata = memref::ExtractStridedMetadataOp::create(b, loc, memref);
+    view.offset = arith::IndexCastOp::create(b, loc, b.getI32Type(),
+                                             metadata.getOffset());
+  } else {
+    view.offset = getI32Constant(b, loc, offset);
+  }
+  view.strides = std::move(strides);
+  view.shape = type.getShape();
+  return view;
+}
+
+SmallVector<Value> armkernels::forWithAccs(OpBuilder &b, Location loc,
+                                           int64_t lb, int64_t ub, int64_t step,
+                                           ValueRange accs, LoopBody body) {
+  if (lb >= ub)
+    return SmallVector<Value>(accs);
+  if (lb + step >= ub)
+    return body(b, loc, getI32Constant(b, loc, lb), accs);
+  auto loop = scf::ForOp::create(
+      b, loc, getI32Constant(b, loc, lb), getI32Constant(b, loc, ub),
+      getI32Constant(b, loc, step), accs,
+      [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+        SmallVector<Value> results = body(b, loc, iv, args);
+        scf::YieldOp::create(b, loc, results);
+      });
+  return SmallVector<Value>(loop.getResults());
+}
+
+SmallVector<Value> armkernels::forTapsWithAccs(OpBuilder &b, Location loc,
+                                               bool unroll, int64_t ub,
+                                               ValueRange accs, LoopBody body) {
+  if (!unroll)
+    return forWithAccs(b, loc, 0, ub, 1, accs, body);
+  SmallVector<Value> current(accs);
+  for (int64_t i = 0; i < ub; ++i)
+    current = body(b, loc, getI32Constant(b, loc, i), current);
+  return current;
+}
+
+void armkernels::forEachOutputPixel(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> outShape, const ByteView &in,
+    const ConvParts &parts,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value, Value)>
+        body) {
+  forWithAccs(
+      b, loc, 0, outShape[0], 1, {},
+      [&](OpBuilder &b, Location loc, Value n, ValueRange) {
+        Value rowBase = addScaled(b, loc, in.offset, n, in.strides[0]);
+        forWithAccs(
+            b, loc, 0, outShape[1], 1, {},
+            [&](OpBuilder &b, Location loc, Value oh, ValueRange) {
+              Value colBase =
+                  addScaled(b, loc, rowBase, oh, parts.strideH * in.strides[1]);
+              forWithAccs(
+                  b, loc, 0, outShape[2], 1, {},
+                  [&](OpBuilder &b, Location loc, Value ow, ValueRange) {
+                    Value pixel = addScaled(b, loc, colBase, ow,
+                                            parts.strideW * in.strides[2]);
+                    body(b, loc, n, oh, ow, pixel);
+                    return SmallVector<Value>();
+                  });
+              return SmallVector<Value>();
+            });
+        return SmallVector<Value>();
+      });
+}
+
+SmallVector<Value> armkernels::toIndices(OpBuilder &b, Location loc,
+                                         ArrayRef<Value> values) {
+  SmallVector<Value> indices;
+  for (Value value : values)
+    indices.push_back(
+        arith::IndexCastOp::create(b, loc, b.getIndexType(), value));
+  return indices;
+}

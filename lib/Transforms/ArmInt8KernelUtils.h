@@ -1,0 +1,94 @@
+//===- ArmInt8KernelUtils.h - int8 convolutions for kernels -----*- C++ -*-===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the Arm int8 kernel passes share: matching a bufferized int8
+// convolution (operands, constant zero points, strides, dilations), reading
+// a memref through a byte pointer with static strides, and i32 loops that
+// thread loop-carried values. Used by ArmMveInt8Kernels.cpp; the DSP kernels
+// (ArmDspInt8Kernels.cpp) have their own copies of the same helpers.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
+#define MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Support/LLVM.h"
+
+#include <optional>
+
+namespace mlir {
+namespace memopt {
+namespace armkernels {
+
+/// An int8 memref read through a byte pointer: element (i0, i1, ...) is at
+/// base + offset + sum(i_k * strides[k]) (offset and indices are i32).
+struct ByteView {
+  Value base;
+  Value offset;
+  SmallVector<int64_t> strides;
+  ArrayRef<int64_t> shape;
+};
+
+/// The operands and attributes of a quantized NHWC convolution on memrefs.
+struct ConvParts {
+  Value input, filter, output;
+  int64_t inputZp, filterZp;
+  int64_t strideH, strideW, dilationH, dilationW;
+};
+
+/// Matches \p op, a `linalg` convolution on statically shaped memrefs with
+/// int8 input and filter, an int32 output and constant int8 zero points (the
+/// `_q` ops; the plain ones have none, i.e. 0).
+FailureOr<ConvParts> matchInt8Conv(linalg::LinalgOp op);
+
+/// Returns the static strides of \p memref, or nothing if one is dynamic.
+std::optional<SmallVector<int64_t>> getStaticStrides(Value memref);
+
+/// Builds the ByteView of \p memref at the builder's insertion point, or
+/// fails (creating nothing) if its strides are not static.
+FailureOr<ByteView> getByteView(OpBuilder &b, Location loc, Value memref);
+
+/// An i32 constant.
+Value getI32Constant(OpBuilder &b, Location loc, int64_t value);
+
+/// Returns \p a + \p scale * \p c (i32), folding the trivial cases.
+Value addScaled(OpBuilder &b, Location loc, Value a, Value c, int64_t scale);
+
+/// The body of a loop: the induction variable and the carried values in,
+/// the carried values of the next iteration out.
+using LoopBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Location, Value, ValueRange)>;
+
+/// Calls \p body for iv = lb, lb + step, ... < ub, threading \p accs
+/// through an scf.for with i32 bounds (one iteration: no loop; none: \p
+/// accs). Returns the final values.
+SmallVector<Value> forWithAccs(OpBuilder &b, Location loc, int64_t lb,
+                               int64_t ub, int64_t step, ValueRange accs,
+                               LoopBody body);
+
+/// Like forWithAccs from 0 to \p ub by 1, but every iteration in line when
+/// \p unroll.
+SmallVector<Value> forTapsWithAccs(OpBuilder &b, Location loc, bool unroll,
+                                   int64_t ub, ValueRange accs, LoopBody body);
+
+/// The loops over the output's N, H and W: calls \p body(b, loc, n, oh, ow,
+/// pixel) with the i32 offset \p pixel of the window's origin in \p in.
+void forEachOutputPixel(
+    OpBuilder &b, Location loc, ArrayRef<int64_t> outShape, const ByteView &in,
+    const ConvParts &parts,
+    function_ref<void(OpBuilder &, Location, Value, Value, Value, Value)> body);
+
+/// Index-typed casts of the i32 \p values (indices of a memref).
+SmallVector<Value> toIndices(OpBuilder &b, Location loc,
+                             ArrayRef<Value> values);
+
+} // namespace armkernels
+} // namespace memopt
+} // namespace mlir
+
+#endif // MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H

@@ -1,0 +1,51 @@
+//===- ArmMveInt8KernelsPass.cpp - arm-mve-int8-kernels pass --------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The pass that applies the MVE kernel patterns of ArmMveInt8Kernels.cpp to
+// a function.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MemOpt/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir {
+namespace memopt {
+#define GEN_PASS_DEF_ARMMVEINT8KERNELSPASS
+#include "MemOpt/Transforms/Passes.h.inc"
+} // namespace memopt
+} // namespace mlir
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// Applies the MVE kernel patterns to a function.
+struct ArmMveInt8KernelsPass
+    : memopt::impl::ArmMveInt8KernelsPassBase<ArmMveInt8KernelsPass> {
+  using ArmMveInt8KernelsPassBase::ArmMveInt8KernelsPassBase;
+
+  void runOnOperation() override {
+    if (ocBlock < 1 || ocBlock > 8) {
+      getOperation().emitOpError("arm-mve-int8-kernels: oc-block must be "
+                                 "in [1, 8], got ")
+          << static_cast<int64_t>(ocBlock.getValue());
+      return signalPassFailure();
+    }
+    RewritePatternSet patterns(&getContext());
+    populateArmMveInt8KernelPatterns(patterns, ocBlock);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,357 @@
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(arm-mve-int8-kernels{oc-block=2}),canonicalize)' | FileCheck %s
+
+// One pixel of a 1x1 conv, 20 input channels (one vector of 16, then a
+// masked vector whose first 20 - 16 = 4 lanes are read), 5 output channels
+// (a loop over two blocks of 2, then the fifth alone), input zero point
+// -128 and weight zero point 3. The raw products are summed; per output
+// channel the filter sum is multiplied by -zx = 128, the input sum by
+// -zw = -3, and N zx zw = 20 * (-128) * 3 = -7680 is added.
+// CHECK-LABEL: func.func @conv
+// CHECK-DAG: %[[N:.*]] = arith.constant -7680 : i32
+// CHECK-DAG: %[[NZW:.*]] = arith.constant -3 : i32
+// CHECK-DAG: %[[NZX:.*]] = arith.constant 128 : i32
+// CHECK-DAG: %[[MASK:.*]] = arith.constant dense<[true, true, true, true, false, false, false, false, false, false, false, false, false, false, false, false]> : vector<16xi1>
+// CHECK-DAG: %[[C4:.*]] = arith.constant 4 : i32
+// CHECK-DAG: %[[C2:.*]] = arith.constant 2 : i32
+// CHECK: scf.for %{{.*}} = %{{.*}} to %[[C4]] step %[[C2]] : i32 {
+// CHECK:   %[[ACC0:.*]] = memref.load %arg2
+// CHECK:   %[[ACC1:.*]] = memref.load %arg2
+// CHECK:   %[[XB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   %[[X:.*]] = arith.extsi %[[XB]] : vector<16xi8> to vector<16xi32>
+// CHECK:   %[[WB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   %[[W:.*]] = arith.extsi %[[WB]] : vector<16xi8> to vector<16xi32>
+// CHECK:   %[[P:.*]] = arith.muli %[[X]], %[[W]] : vector<16xi32>
+// CHECK:   %[[D:.*]] = vector.reduction <add>, %[[P]] : vector<16xi32> into i32
+// CHECK:   arith.addi %[[ACC0]], %[[D]] : i32
+// CHECK:   vector.reduction <add>, %[[W]] : vector<16xi32> into i32
+// CHECK:   llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK:   vector.reduction <add>
+// CHECK:   arith.addi %[[ACC1]]
+// CHECK:   vector.reduction <add>
+// CHECK:   vector.reduction <add>, %[[X]] : vector<16xi32> into i32
+// The masked vector of the last 4 input channels.
+// CHECK:   llvm.intr.masked.load %{{.*}}, %[[MASK]], %{{.*}} {alignment = 1 : i32}
+// CHECK:   llvm.intr.masked.load %{{.*}}, %[[MASK]], %{{.*}} {alignment = 1 : i32}
+// CHECK:   arith.muli %{{.*}}, %[[NZX]] : i32
+// CHECK:   arith.muli %{{.*}}, %[[NZW]] : i32
+// CHECK:   arith.addi %{{.*}}, %[[N]] : i32
+// CHECK:   memref.store
+// CHECK:   memref.store
+// CHECK: }
+// The fifth output channel: filter row 4 starts at byte 4 * 20 = 80.
+// CHECK: memref.load %arg2[%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}] : memref<1x1x1x5xi32>
+// CHECK: llvm.getelementptr %{{.*}}[80] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: llvm.getelementptr %{{.*}}[96] : (!llvm.ptr) -> !llvm.ptr, i8
+// CHECK: memref.store
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
+// CHECK: return
+func.func @conv(%in: memref<1x1x1x20xi8, strided<[18432, 384, 20, 1], offset: ?>>, %w: memref<5x1x1x20xi8>, %out: memref<1x1x1x5xi32>) {
+  %zp = arith.constant -128 : i32
+  %zw = arith.constant 3 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %zw : memref<1x1x1x20xi8, strided<[18432, 384, 20, 1], offset: ?>>, memref<5x1x1x20xi8>, i32, i32) outs(%out : memref<1x1x1x5xi32>)
+  return
+}
+
+// -----
+
+// Weight zero point 0, input zero point 0 (the plain op): no sums of the
+// filter or the input, no correction.
+// CHECK-LABEL: func.func @plain
+// CHECK-COUNT-2: vector.reduction <add>
+// CHECK-NOT: vector.reduction
+// CHECK: return
+func.func @plain(%in: memref<1x1x1x16xi8>, %w: memref<2x1x1x16xi8>, %out: memref<1x1x1x2xi32>) {
+  linalg.conv_2d_nhwc_fhwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w : memref<1x1x1x16xi8>, memref<2x1x1x16xi8>) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
+
+// -----
+
+// A 3x3 depthwise window of 14 channels, input zero point 3: channels 0-7 as
+// one vector<8xi32>, 8-11 as a vector<4xi32>, 12-13 as a masked vector<4xi32>
+// (2 of 4 lanes), each over the 9 unrolled taps: per tap sign-extended input
+// plus -3, times the sign-extended filter, added to the accumulator, which
+// is loaded and stored once.
+// CHECK-LABEL: func.func @dw
+// CHECK-DAG: %[[M2:.*]] = arith.constant dense<[true, true, false, false]> : vector<4xi1>
+// CHECK-DAG: %[[Z8:.*]] = arith.constant dense<-3> : vector<8xi32>
+// CHECK-DAG: %[[Z4:.*]] = arith.constant dense<-3> : vector<4xi32>
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z8]] : vector<8xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<8xi32>, !llvm.ptr
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z4]] : vector<4xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<4xi32>, !llvm.ptr
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[M2]], %{{.*}} {alignment = 4 : i32} : (!llvm.ptr, vector<4xi1>, vector<4xi32>) -> vector<4xi32>
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[Z4]] : vector<4xi32>
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %[[M2]] {alignment = 4 : i32}
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw(%in: memref<1x3x3x14xi8>, %w: memref<3x3x14xi8>, %out: memref<1x1x1x14xi32>) {
+  %zp = arith.constant 3 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x14xi8>, memref<3x3x14xi8>, i32, i32) outs(%out : memref<1x1x1x14xi32>)
+  return
+}
+
+// -----
+
+// The in-place depthwise's one channel with a strided filter slice: scalar,
+// 9 taps unrolled, (x + 128) * (w - 0) added to the accumulator in a
+// register, stored once.
+// CHECK-LABEL: func.func @dw_one
+// CHECK-DAG: %[[ZX:.*]] = arith.constant 128 : i32
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> i32
+// CHECK-COUNT-9: arith.addi %{{.*}}, %[[ZX]] : i32
+// CHECK-NOT: vector
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+func.func @dw_one(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1xi8, strided<[384, 128, 1], offset: ?>>, %out: memref<1x1x1x1xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1xi8, strided<[384, 128, 1], offset: ?>>, i32, i32) outs(%out : memref<1x1x1x1xi32>)
+  return
+}
+
+// -----
+
+// A first layer (HWCF filter, 3x3 taps of 1 input channel, 8 output
+// channels): per tap the input byte minus its zero point -1 (+ 1),
+// broadcast, times the 8 sign-extended filter bytes, added to one
+// vector<8xi32> accumulator.
+// CHECK-LABEL: func.func @hwcf
+// CHECK-DAG: %[[ONE:.*]] = arith.constant 1 : i32
+// CHECK: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<8xi32>
+// CHECK-COUNT-9: vector.broadcast %{{.*}} : i32 to vector<8xi32>
+// CHECK: llvm.store %{{.*}} {alignment = 4 : i64} : vector<8xi32>, !llvm.ptr
+// CHECK-NOT: linalg.conv_2d_nhwc_hwcf_q
+func.func @hwcf(%in: memref<1x3x3x1xi8>, %w: memref<3x3x1x8xi8>, %out: memref<1x1x1x8xi32>) {
+  %zp = arith.constant -1 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_hwcf_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1x8xi8>, i32, i32) outs(%out : memref<1x1x1x8xi32>)
+  return
+}
+
+// -----
+
+// Dynamic strides: left to the default lowering.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: linalg.conv_2d_nhwc_fhwc_q
+func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2x1x1x16xi8>, %out: memref<1x1x1x2xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, memref<2x1x1x16xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
+
+// -----
+
+// fuse-rescale-accumulators' padded window: W is filled with the input zero
+// point -128 and the in-bounds part of the input (h x w pixels at (oy, ox)
+// of W) copied into it. The kernel reads the input directly: all 9 taps
+// unrolled when h = w = 3, else loops over the h x w taps with the filter
+// tap (oy + ty, ox + tx); padded taps add (-128 + 128) * w = 0. The fill and
+// the copy are gone; the accumulator's fill stays.
+// CHECK-LABEL: func.func @window
+// CHECK-SAME: (%[[SRC:.*]]: memref<1x8x8x4xi8>, %{{.*}}: memref<1x3x3x4xi8>, %{{.*}}: memref<3x3x4xi8>, %[[ACC:.*]]: memref<1x1x1x4xi32>, %[[OY:.*]]: index, %[[OX:.*]]: index, %[[H:.*]]: index, %[[W:.*]]: index, %[[SY:.*]]: index, %[[SX:.*]]: index)
+// CHECK-NOT: linalg.copy
+// CHECK: linalg.fill ins(%{{.*}} : i32) outs(%[[ACC]]
+// CHECK-NOT: linalg.copy
+// CHECK: %[[HI:.*]] = arith.index_cast %[[H]] : index to i32
+// CHECK: %[[WI:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK: %[[HF:.*]] = arith.cmpi eq, %[[HI]], %[[C3:.*]] : i32
+// CHECK: %[[WF:.*]] = arith.cmpi eq, %[[WI]], %[[C3]] : i32
+// CHECK: %[[WHOLE:.*]] = arith.andi %[[HF]], %[[WF]] : i1
+// CHECK: scf.if %[[WHOLE]] -> (vector<4xi32>) {
+// CHECK-COUNT-9: arith.muli %{{.*}} : vector<4xi32>
+// CHECK: } else {
+// CHECK:   scf.for %{{.*}} = %{{.*}} to %[[HI]] step
+// CHECK:     scf.for %{{.*}} = %{{.*}} to %[[WI]] step
+// CHECK:       arith.muli %{{.*}} : vector<4xi32>
+// CHECK-NOT: arith.muli
+// CHECK: }
+// CHECK-NOT: linalg.depthwise_conv_2d_nhwc_hwc_q
+// CHECK-NOT: linalg.fill ins(%{{.*}} : i8)
+func.func @window(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<3x3x4xi8>, %acc: memref<1x1x1x4xi32>, %oy: index, %ox: index, %h: index, %w: index, %sy: index, %sx: index) {
+  %zp8 = arith.constant -128 : i8
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.fill ins(%zp8 : i8) outs(%win : memref<1x3x3x4xi8>)
+  %s = memref.subview %src[0, %sy, %sx, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x8x8x4xi8> to memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>
+  %t = memref.subview %win[0, %oy, %ox, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%s : memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>) outs(%t : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.fill ins(%z : i32) outs(%acc : memref<1x1x1x4xi32>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// A window filled with a value other than the input zero point: its padded
+// taps add (fill - zp) * w, so the window stays and the kernel reads it.
+// CHECK-LABEL: func.func @window_other_fill
+// CHECK: linalg.fill ins(%{{.*}} : i8)
+// CHECK: linalg.copy
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @window_other_fill(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<3x3x4xi8>, %acc: memref<1x1x1x4xi32>, %oy: index, %ox: index, %h: index, %w: index) {
+  %fill = arith.constant 0 : i8
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.fill ins(%fill : i8) outs(%win : memref<1x3x3x4xi8>)
+  %s = memref.subview %src[0, 0, 0, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x8x8x4xi8> to memref<1x?x?x4xi8, strided<[256, 32, 4, 1]>>
+  %t = memref.subview %win[0, %oy, %ox, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%s : memref<1x?x?x4xi8, strided<[256, 32, 4, 1]>>) outs(%t : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// A first layer's window per output pixel, 3x3 taps of 3 input channels:
+// the taps are contiguous in the window (strides 27, 9, 3, 1) and in the
+// filter (27, 9, 3, 1), so the reduction is one run of 3 * 3 * 3 = 27
+// bytes: a vector of 16 and a masked vector of 27 - 16 = 11 lanes, with
+// no loop over taps.
+// CHECK-LABEL: func.func @first_layer
+// CHECK-DAG: %[[M11:.*]] = arith.constant dense<[true, true, true, true, true, true, true, true, true, true, true, false, false, false, false, false]> : vector<16xi1>
+// CHECK-NOT: scf.for
+// CHECK: llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<16xi8>
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[M11]]
+// CHECK-NOT: scf.for
+// CHECK: return
+func.func @first_layer(%in: memref<1x3x3x3xi8>, %w: memref<2x3x3x3xi8>, %out: memref<1x1x1x2xi32>) {
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%in, %w, %zp, %z : memref<1x3x3x3xi8>, memref<2x3x3x3xi8>, i32, i32) outs(%out : memref<1x1x1x2xi32>)
+  return
+}
+
+// -----
+
+// The rescale of one pixel of 6 channels to int8, shifts 37 and 40 in
+// [32, 62] and multipliers not INT32_MIN, read from constant globals: one
+// vector of 4 channels and a masked one of 2. t = (hi << 1) | (lo >> 31)
+// with hi from VMULH.S32 (unsigned flag 0) and lo = a * m; the quotient
+// t >> (s - 31) plus the round bit (t >> (s - 32)) & 1; then + zp (-128),
+// max -128, min 127 and a narrowing store.
+// CHECK-LABEL: func.func @rescale
+// CHECK-DAG: %[[M31:.*]] = arith.constant dense<-31> : vector<4xi32>
+// CHECK-DAG: %[[M32:.*]] = arith.constant dense<-32> : vector<4xi32>
+// CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1> : vector<4xi32>
+// CHECK-DAG: %[[B31:.*]] = arith.constant dense<31> : vector<4xi32>
+// CHECK-DAG: %[[LO:.*]] = arith.constant dense<-128> : vector<4xi32>
+// CHECK-DAG: %[[HI:.*]] = arith.constant dense<127> : vector<4xi32>
+// CHECK-DAG: %[[MASK2:.*]] = arith.constant dense<[true, true, false, false]> : vector<4xi1>
+// CHECK: %[[A:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: %[[M:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
+// CHECK: %[[SB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<4xi8>
+// CHECK: %[[S:.*]] = arith.extui %[[SB]] : vector<4xi8> to vector<4xi32>
+// CHECK: %[[H:.*]] = llvm.call_intrinsic "llvm.arm.mve.vmulh.v4i32"(%[[A]], %[[M]], %{{.*}}) : (vector<4xi32>, vector<4xi32>, i32) -> vector<4xi32>
+// CHECK: %[[L:.*]] = arith.muli %[[A]], %[[M]] : vector<4xi32>
+// CHECK: %[[H2:.*]] = arith.shli %[[H]], %[[ONE]] : vector<4xi32>
+// CHECK: %[[L2:.*]] = arith.shrui %[[L]], %[[B31]] : vector<4xi32>
+// CHECK: %[[T:.*]] = arith.ori %[[H2]], %[[L2]] : vector<4xi32>
+// CHECK: %[[K:.*]] = arith.addi %[[S]], %[[M31]] : vector<4xi32>
+// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[K]] : vector<4xi32>
+// CHECK: %[[K2:.*]] = arith.addi %[[S]], %[[M32]] : vector<4xi32>
+// CHECK: %[[R:.*]] = arith.shrsi %[[T]], %[[K2]] : vector<4xi32>
+// CHECK: %[[RB:.*]] = arith.andi %[[R]], %[[ONE]] : vector<4xi32>
+// CHECK: %[[Y:.*]] = arith.addi %[[Q]], %[[RB]] : vector<4xi32>
+// CHECK: %[[Z:.*]] = arith.addi %[[Y]], %[[LO]] : vector<4xi32>
+// CHECK: %[[C1:.*]] = arith.maxsi %[[Z]], %[[LO]] : vector<4xi32>
+// CHECK: %[[C2:.*]] = arith.minsi %[[C1]], %[[HI]] : vector<4xi32>
+// CHECK: %[[Y8:.*]] = arith.trunci %[[C2]] : vector<4xi32> to vector<4xi8>
+// CHECK: llvm.store %[[Y8]], %{{.*}} {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
+// CHECK: llvm.intr.masked.load %{{.*}}, %[[MASK2]]
+// CHECK: llvm.intr.masked.store %{{.*}}, %{{.*}}, %[[MASK2]] {alignment = 1 : i32} : vector<4xi8>, vector<4xi1> into !llvm.ptr
+// CHECK-NOT: linalg.generic
+memref.global "private" constant @mult : memref<6xi32> = dense<[1073741824, 1500000000, 2000000000, -5, 7, 1073741824]>
+memref.global "private" constant @shift : memref<6xi8> = dense<[37, 40, 37, 40, 37, 40]>
+func.func @rescale(%acc: memref<1x1x1x6xi32>, %out: memref<1x1x1x6xi8, strided<[384, 48, 6, 1], offset: ?>>) {
+  %m = memref.get_global @mult : memref<6xi32>
+  %s = memref.get_global @shift : memref<6xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x6xi32>, memref<6xi32>, memref<6xi8>) outs(%out : memref<1x1x1x6xi8, strided<[384, 48, 6, 1], offset: ?>>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}
+
+// -----
+
+// A shift of 31 (below 32) or a multiplier of INT32_MIN: t = P >> 31 would
+// not give the rounding (or not fit), so the rescale stays scalar.
+// CHECK-LABEL: func.func @rescale_shift31
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @rescale_int32_min
+// CHECK: linalg.generic
+memref.global "private" constant @mult2 : memref<4xi32> = dense<[1073741824, 1073741824, 1073741824, -2147483648]>
+memref.global "private" constant @mult1 : memref<4xi32> = dense<1073741824>
+memref.global "private" constant @shift2 : memref<4xi8> = dense<[37, 31, 37, 37]>
+memref.global "private" constant @shift1 : memref<4xi8> = dense<37>
+func.func @rescale_shift31(%acc: memref<1x1x1x4xi32>, %out: memref<1x1x1x4xi8>) {
+  %m = memref.get_global @mult1 : memref<4xi32>
+  %s = memref.get_global @shift2 : memref<4xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x4xi32>, memref<4xi32>, memref<4xi8>) outs(%out : memref<1x1x1x4xi8>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}
+func.func @rescale_int32_min(%acc: memref<1x1x1x4xi32>, %out: memref<1x1x1x4xi8>) {
+  %m = memref.get_global @mult2 : memref<4xi32>
+  %s = memref.get_global @shift1 : memref<4xi8>
+  %c1_i64 = arith.constant 1 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc, %m, %s : memref<1x1x1x4xi32>, memref<4xi32>, memref<4xi8>) outs(%out : memref<1x1x1x4xi8>) {
+  ^bb0(%in: i32, %in_0: i32, %in_1: i8, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.extsi %in_0 : i32 to i64
+    %2 = arith.muli %0, %1 : i64
+    %3 = arith.extui %in_1 : i8 to i64
+    %4 = arith.shli %c1_i64, %3 : i64
+    %5 = arith.shrui %4, %c1_i64 : i64
+    %6 = arith.addi %2, %5 : i64
+    %7 = arith.shrsi %6, %3 : i64
+    %8 = arith.trunci %7 : i64 to i32
+    %9 = arith.addi %8, %c-128_i32 : i32
+    %10 = arith.maxsi %9, %c-128_i32 : i32
+    %11 = arith.minsi %10, %c127_i32 : i32
+    %12 = arith.trunci %11 : i32 to i8
+    linalg.yield %12 : i8
+  }
+  return
+}
