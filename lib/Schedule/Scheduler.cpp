@@ -51,10 +51,9 @@ Result mlir::memopt::schedule::scheduleForMemory(const Problem &problem,
   if (problem.hasWriters()) {
     // Multi-writer buffers: schedule the expansion, whose optimum is the
     // problem's (Problem.h, WriterExpansion), and score the order on the
-    // problem itself. With inputs nobody reads, an allocation node that runs
-    // first keeps their bytes off its writer's step, so there the
-    // expansion's optimum is only a lower bound; the result says whether it
-    // is reached.
+    // problem itself. An allocation node that runs first holds the entry
+    // bytes (the inputs nobody reads included) that its writer's step would
+    // hold at least, and no more than that writer's step, so the peaks agree.
     WriterExpansion expansion = problem.expandWriters();
     Result result = scheduleForMemory(*expansion.problem, algorithm, limits);
     result.order = expansion.toOriginal(result.order);

@@ -197,9 +197,10 @@ replay(const StepModel &model, ArrayRef<NodeId> order,
 
 /// Replays \p order of \p problem, which has multi-writer buffers, through
 /// its expansion (Problem.h, WriterExpansion): the same steps, less the
-/// allocation nodes' own. Those hold no more than the writer after them,
-/// except on the first step, where the expansion puts the inputs nobody reads
-/// on the allocation node; they go back to the first node's step.
+/// allocation nodes' own. Those hold no more than the writer after them.
+/// When an allocation node runs first, the entry bytes (with the inputs
+/// nobody reads) that the first step holds at least are on its step; the
+/// first node's step holds them instead.
 static std::pair<int64_t, unsigned>
 replayWriters(const Problem &problem, ArrayRef<NodeId> order,
               SmallVectorImpl<int64_t> *liveBytes) {
@@ -213,7 +214,8 @@ replayWriters(const Problem &problem, ArrayRef<NodeId> order,
     if (expansion.originalId[node] >= 0)
       steps.push_back(expandedBytes[index]);
   if (!expanded.empty() && expansion.originalId[expanded.front()] < 0)
-    steps.front() += model.unusedInputBytes;
+    steps.front() = std::max(steps.front(),
+                             model.initialMem + model.unusedInputBytes);
   int64_t peak = 0;
   unsigned peakStep = 0;
   for (auto [index, bytes] : llvm::enumerate(steps))
