@@ -107,7 +107,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // (upstream canonicalization dereferences them). Then fold and merge
   // duplicate ops first: the lowering would, and the schedule's memory model
   // must see the ops the lowering sees.
+  // Transposed convolutions become convolutions here, where the memory
+  // model sees them (TOSA to linalg runs without the optional
+  // decompositions).
   pm.addPass(createVerifyDefaultAttributesPass());
+  pm.addNestedPass<func::FuncOp>(createDecomposeTransposeConvPass());
   if (failed(addText(pm, "canonicalize,cse", errorMessage)))
     return failure();
 

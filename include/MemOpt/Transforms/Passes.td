@@ -548,6 +548,25 @@ def PrepareBufferizationPass : Pass<"prepare-bufferization", "func::FuncOp"> {
                            "linalg::LinalgDialect"];
 }
 
+def DecomposeTransposeConvPass
+    : Pass<"decompose-transpose-conv", "func::FuncOp"> {
+  let summary = "Rewrite tosa.transpose_conv2d into TOSA convolutions";
+  let description = [{
+    Applies upstream TOSA's transpose-convolution decomposition alone
+    (`populateTosaDecomposeTransposeConv`): a stride-1 transposed
+    convolution becomes a `tosa.conv2d` of reversed weights, a strided one
+    pads, reshapes and transposes its input and weights around a
+    `tosa.conv2d`; the reversal of constant weights is folded into a
+    constant (the memory model counts ops computed from weights as free).
+    `cortex-m-pipeline` runs it before the memory model sees
+    the function, so the schedule counts the buffers of the ops that are
+    lowered; TOSA to linalg runs without the optional decompositions, whose
+    other rewrites (a 1x1 depthwise convolution into elementwise ops) make
+    buffers the model does not count.
+  }];
+  let dependentDialects = ["tosa::TosaDialect"];
+}
+
 def SplitConcatsPass : Pass<"split-concats", "func::FuncOp"> {
   let summary = "Split concats of more operands than the TOSA level allows "
                 "into a tree";
