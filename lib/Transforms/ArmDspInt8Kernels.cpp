@@ -48,6 +48,7 @@
 
 #include "MemOpt/Transforms/Passes.h"
 
+#include "ArmInt8KernelUtils.h"
 #include "LocationMarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -61,6 +62,10 @@
 
 using namespace mlir;
 using namespace mlir::memopt;
+using armkernels::ByteView;
+using armkernels::ConvParts;
+using armkernels::isStaticIntMemRef;
+using armkernels::matchInt8Conv;
 
 namespace {
 /// Emits the kernels' scalar and DSP operations at one insertion point.
@@ -146,15 +151,6 @@ public:
   Type i8, i32, ptr;
 };
 
-/// An int8 memref read through a byte pointer: element (i0, i1, ...) is at
-/// base + offset + sum(i_k * strides[k]).
-struct ByteView {
-  Value base;
-  Value offset;
-  SmallVector<int64_t> strides;
-  ArrayRef<int64_t> shape;
-};
-
 /// A padded window a convolution reads (fuse-rescale-accumulators): a buffer
 /// filled with the input zero point, then partly overwritten by a copy of a
 /// part of its source. The kernels read the source in place instead: window
@@ -182,38 +178,12 @@ struct PaddedWindow {
   int64_t extentH = 0, extentW = 0;
 };
 
-/// The operands and attributes shared by both convolutions.
-struct ConvParts {
-  Value input, filter, output;
-  int64_t inputZp, filterZp;
-  int64_t strideH, strideW, dilationH, dilationW;
-};
 } // namespace
 
-/// Builds the ByteView of \p memref, or fails if its strides are not static.
+/// Builds the ByteView of \p memref, or fails (creating nothing) if its
+/// strides are not static.
 static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
-  auto type = cast<MemRefType>(memref.getType());
-  SmallVector<int64_t> strides;
-  int64_t offset;
-  if (failed(type.getStridesAndOffset(strides, offset)) ||
-      llvm::any_of(strides, ShapedType::isDynamic))
-    return failure();
-  ByteView view;
-  Value pointer =
-      memref::ExtractAlignedPointerAsIndexOp::create(kb.b, kb.loc, memref);
-  pointer = arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, pointer);
-  view.base = LLVM::IntToPtrOp::create(kb.b, kb.loc, kb.ptr, pointer);
-  if (ShapedType::isDynamic(offset)) {
-    auto metadata =
-        memref::ExtractStridedMetadataOp::create(kb.b, kb.loc, memref);
-    view.offset =
-        arith::IndexCastOp::create(kb.b, kb.loc, kb.i32, metadata.getOffset());
-  } else {
-    view.offset = kb.constant(offset);
-  }
-  view.strides = std::move(strides);
-  view.shape = type.getShape();
-  return view;
+  return armkernels::getByteView(kb.b, kb.loc, memref);
 }
 
 /// Calls \p body(b, iv, accs) for iv = lb, lb + step, ... < ub, threading the
@@ -222,18 +192,12 @@ static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
 static SmallVector<Value> forWithAccs(
     KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
     function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
-  if (lb >= ub)
-    return SmallVector<Value>(accs);
-  if (lb + step >= ub)
-    return body(kb, kb.constant(lb), accs);
-  auto loop = scf::ForOp::create(
-      kb.b, kb.loc, kb.constant(lb), kb.constant(ub), kb.constant(step), accs,
+  return armkernels::forWithAccs(
+      kb.b, kb.loc, lb, ub, step, accs,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
         KernelBuilder inner(b, loc);
-        SmallVector<Value> results = body(inner, iv, args);
-        scf::YieldOp::create(b, loc, results);
+        return body(inner, iv, args);
       });
-  return SmallVector<Value>(loop.getResults());
 }
 
 /// Like forWithAccs, but emits every iteration in line (for the few taps of
@@ -294,18 +258,6 @@ forChannelBlocks(KernelBuilder &kb, int64_t blockedEnd, int64_t numChannels,
               });
 }
 
-/// Returns the constant value of the i32 zero point \p value if it is one
-/// an int8 operand can have.
-static std::optional<int64_t> getZeroPoint(Value value) {
-  APInt constant;
-  if (!matchPattern(value, m_ConstantInt(&constant)))
-    return std::nullopt;
-  int64_t zp = constant.getSExtValue();
-  if (zp < -128 || zp > 127)
-    return std::nullopt;
-  return zp;
-}
-
 /// The halfword pair (-zp, -zp) that SADD16 adds to a widened pair, or null
 /// if \p zp is 0.
 static Value getPackedNegation(KernelBuilder &kb, int64_t zp) {
@@ -313,53 +265,6 @@ static Value getPackedNegation(KernelBuilder &kb, int64_t zp) {
     return nullptr;
   uint32_t half = static_cast<uint32_t>(-zp) & 0xFFFFu;
   return kb.constant(static_cast<int32_t>(half | (half << 16)));
-}
-
-/// Returns true if \p value is a statically shaped memref of \p width-bit
-/// integers.
-static bool isStaticIntMemRef(Value value, unsigned width) {
-  auto type = dyn_cast<MemRefType>(value.getType());
-  return type && type.hasStaticShape() &&
-         type.getElementType().isInteger(width);
-}
-
-/// Matches the operands of a quantized NHWC convolution on memrefs.
-static FailureOr<ConvParts> matchConv(linalg::LinalgOp op) {
-  // The `_q` ops take two zero points; the plain ones on int8 have none
-  // (both 0: their `cast_signed` is a sign extension).
-  if (!op.hasPureBufferSemantics() ||
-      (op.getNumDpsInputs() != 4 && op.getNumDpsInputs() != 2) ||
-      op.getNumDpsInits() != 1)
-    return failure();
-  ConvParts parts;
-  parts.input = op.getDpsInputOperand(0)->get();
-  parts.filter = op.getDpsInputOperand(1)->get();
-  parts.output = op.getDpsInitOperand(0)->get();
-  if (!isStaticIntMemRef(parts.input, 8) ||
-      !isStaticIntMemRef(parts.filter, 8) ||
-      !isStaticIntMemRef(parts.output, 32))
-    return failure();
-  bool quantized = op.getNumDpsInputs() == 4;
-  std::optional<int64_t> inputZp =
-      quantized ? getZeroPoint(op.getDpsInputOperand(2)->get()) : 0;
-  std::optional<int64_t> filterZp =
-      quantized ? getZeroPoint(op.getDpsInputOperand(3)->get()) : 0;
-  if (!inputZp || !filterZp)
-    return failure();
-  parts.inputZp = *inputZp;
-  parts.filterZp = *filterZp;
-  auto strides = op->getAttrOfType<DenseIntElementsAttr>("strides");
-  auto dilations = op->getAttrOfType<DenseIntElementsAttr>("dilations");
-  if (!strides || !dilations || strides.getNumElements() != 2 ||
-      dilations.getNumElements() != 2)
-    return failure();
-  auto strideValues = llvm::to_vector(strides.getValues<int64_t>());
-  auto dilationValues = llvm::to_vector(dilations.getValues<int64_t>());
-  parts.strideH = strideValues[0];
-  parts.strideW = strideValues[1];
-  parts.dilationH = dilationValues[0];
-  parts.dilationW = dilationValues[1];
-  return parts;
 }
 
 /// Returns the offsets of \p view if it is a rank-preserving subview with
@@ -652,7 +557,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<ConvParts> parts =
-        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");
@@ -849,7 +754,7 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
   LogicalResult matchAndRewrite(DepthwiseOp op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<ConvParts> parts =
-        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
                                              "memrefs with constant zero "
@@ -989,7 +894,7 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
     FailureOr<ConvParts> parts =
-        matchConv(cast<linalg::LinalgOp>(op.getOperation()));
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
     if (failed(parts))
       return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
                                              "with constant zero points");

@@ -28,9 +28,7 @@ static std::optional<int64_t> getZeroPoint(Value value) {
   return zp;
 }
 
-/// Returns true if \p value is a statically shaped memref of \p width-bit
-/// integers.
-static bool isStaticIntMemRef(Value value, unsigned width) {
+bool armkernels::isStaticIntMemRef(Value value, unsigned width) {
   auto type = dyn_cast<MemRefType>(value.getType());
   return type && type.hasStaticShape() &&
          type.getElementType().isInteger(width);

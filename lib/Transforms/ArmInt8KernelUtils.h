@@ -7,8 +7,8 @@
 // What the Arm int8 kernel passes share: matching a bufferized int8
 // convolution (operands, constant zero points, strides, dilations), reading
 // a memref through a byte pointer with static strides, and i32 loops that
-// thread loop-carried values. Used by ArmMveInt8Kernels.cpp; the DSP kernels
-// (ArmDspInt8Kernels.cpp) have their own copies of the same helpers.
+// thread loop-carried values. Used by the MVE and the DSP kernels
+// (ArmMveInt8Kernels.cpp, ArmDspInt8Kernels.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,6 +40,10 @@ struct ConvParts {
   int64_t inputZp, filterZp;
   int64_t strideH, strideW, dilationH, dilationW;
 };
+
+/// Returns true if \p value is a statically shaped memref of \p width-bit
+/// integers.
+bool isStaticIntMemRef(Value value, unsigned width);
 
 /// Matches \p op, a `linalg` convolution on statically shaped memrefs with
 /// int8 input and filter, an int32 output and constant int8 zero points (the
