@@ -203,9 +203,19 @@ static cl::opt<std::string> optLevel(
                          "without growing the code: no unrolling for speed) "
                          "or z (smallest code); docs/CortexM.md explains the "
                          "default",
-                         "s")),
+                         "s, or what --optimize chooses")),
     cl::value_desc("level"), cl::init("s"), cl::Prefix,
     cl::cat(compileCategory));
+static cl::opt<std::string> optimizeGoal(
+    "optimize",
+    cl::desc(withDefault(
+        "What the code is optimized for: memory (-Oz, the smallest code), "
+        "balanced (-Os: small code, loops not unrolled) or speed (-O2: "
+        "unrolled kernel loops, fewer instructions, more flash). The arena "
+        "is the proven minimum in all three: no kernel uses scratch SRAM. "
+        "An explicit -O<level> takes precedence; --report shows the flash",
+        "balanced")),
+    cl::value_desc("goal"), cl::init("balanced"), cl::cat(compileCategory));
 static cl::opt<bool> dspKernels(
     "dsp-kernels",
     cl::desc("Int8 convolutions as DSP-extension kernels (SXTB16, SMLAD) on "
@@ -1031,9 +1041,24 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
                                 "cortex-m33 or cortex-m55)\n";
     return failure();
   }
-  std::optional<OptLevel> level = parseOptLevel(optLevel);
+  // --optimize chooses the level unless -O gives it.
+  std::string levelName = optLevel;
+  if (optLevel.getNumOccurrences() == 0) {
+    levelName = llvm::StringSwitch<std::string>(optimizeGoal)
+                    .Case("memory", "z")
+                    .Case("balanced", "s")
+                    .Case("speed", "2")
+                    .Default("");
+    if (levelName.empty()) {
+      llvm::WithColor::error()
+          << "unknown --optimize goal '" << optimizeGoal
+          << "' (expected memory, balanced or speed)\n";
+      return failure();
+    }
+  }
+  std::optional<OptLevel> level = parseOptLevel(levelName);
   if (!level) {
-    llvm::WithColor::error() << "unknown optimization level '-O" << optLevel
+    llvm::WithColor::error() << "unknown optimization level '-O" << levelName
                              << "' (expected 0, 1, 2, 3, s or z)\n";
     return failure();
   }
@@ -1093,7 +1118,7 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
       createTargetMachine(*target, *level);
   if (!machine)
     return failure();
-  progress.print("translating to LLVM IR and optimizing (-O" + Twine(optLevel) +
+  progress.print("translating to LLVM IR and optimizing (-O" + Twine(levelName) +
                  ")");
   TimingScope translateTiming = timing.nest("Translate to LLVM IR");
   llvm::LLVMContext llvmContext;
