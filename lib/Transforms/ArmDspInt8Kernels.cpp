@@ -430,6 +430,48 @@ ifWithAccs(KernelBuilder &kb, Value condition, ValueRange accs,
   return SmallVector<Value>(ifOp.getResults());
 }
 
+/// Calls \p tap(kb, inTap, filterTap, accs) for the taps (y, x) of a
+/// \p kh x \p kw window of output pixel (\p oh, \p ow) that lie in the
+/// copied part of \p guard (all of them without one), threading \p accs, in
+/// line if \p unroll: inTap is \p inBase + y, x along the input's H and W
+/// (with dilation), filterTap \p filterBase + y, x along the filter's first
+/// two dimensions.
+static SmallVector<Value> forWindowTaps(
+    KernelBuilder &kb, const PaddedWindow *guard, bool unroll,
+    const ConvParts &parts, Value oh, Value ow, int64_t kh, int64_t kw,
+    const ByteView &in, Value inBase, const ByteView &filter, Value filterBase,
+    ValueRange accs,
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, Value, ValueRange)>
+        tap) {
+  return forTapsWithAccs(
+      kb, unroll, kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
+        Value rowCopied = isTapCopied(kb, guard, /*row=*/true, oh,
+                                      parts.strideH, y, parts.dilationH);
+        return ifWithAccs(
+            kb, rowCopied, accs, [&](KernelBuilder &kb, ValueRange accs) {
+              Value inRow =
+                  kb.addScaled(inBase, y, parts.dilationH * in.strides[1]);
+              Value filterRow = kb.addScaled(filterBase, y, filter.strides[0]);
+              return forTapsWithAccs(
+                  kb, unroll, kw, accs,
+                  [&](KernelBuilder &kb, Value x, ValueRange accs) {
+                    Value columnCopied =
+                        isTapCopied(kb, guard, /*row=*/false, ow, parts.strideW,
+                                    x, parts.dilationW);
+                    return ifWithAccs(
+                        kb, columnCopied, accs,
+                        [&](KernelBuilder &kb, ValueRange accs) {
+                          Value inTap = kb.addScaled(
+                              inRow, x, parts.dilationW * in.strides[2]);
+                          Value filterTap =
+                              kb.addScaled(filterRow, x, filter.strides[1]);
+                          return tap(kb, inTap, filterTap, accs);
+                        });
+                  });
+            });
+      });
+}
+
 /// Emits \p emit(kb, window) twice when the input is a padded \p window: once
 /// without bounds checks for the windows the copy covers entirely (the
 /// interior of the image), once with them; else once, without.
@@ -796,76 +838,33 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[2]);
               bool unroll = kh * kw <= kMaxUnrolledTaps;
-              auto forTaps = [&](int64_t ub, ValueRange accs,
-                                 function_ref<SmallVector<Value>(
-                                     KernelBuilder &, Value, ValueRange)>
-                                     body) {
-                return forTapsWithAccs(kb, unroll, ub, accs, body);
-              };
-              accs = forTaps(
-                  kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
-                    Value rowCopied =
-                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
-                                    y, parts->dilationH);
-                    return ifWithAccs(
-                        kb, rowCopied, accs,
-                        [&](KernelBuilder &kb, ValueRange accs) {
-                          Value inRow = kb.addScaled(
-                              inChannel, y, parts->dilationH * in->strides[1]);
-                          Value filterRow = kb.addScaled(filterChannel, y,
-                                                         filter->strides[0]);
-                          return forTaps(
-                              kw, accs,
-                              [&](KernelBuilder &kb, Value x, ValueRange accs) {
-                                Value columnCopied = isTapCopied(
-                                    kb, guard, /*row=*/false, ow,
-                                    parts->strideW, x, parts->dilationW);
-                                return ifWithAccs(
-                                    kb, columnCopied, accs,
-                                    [&](KernelBuilder &kb, ValueRange accs) {
-                                      Value inTap = kb.addScaled(
-                                          inRow, x,
-                                          parts->dilationW * in->strides[2]);
-                                      Value filterTap = kb.addScaled(
-                                          filterRow, x, filter->strides[1]);
-                                      if (width == 1) {
-                                        Value xv = arith::SubIOp::create(
-                                            kb.b, kb.loc,
-                                            kb.loadByte(in->base, inTap),
-                                            inZpScalar);
-                                        Value wv = arith::SubIOp::create(
-                                            kb.b, kb.loc,
-                                            kb.loadByte(filter->base,
-                                                        filterTap),
-                                            filterZpScalar);
-                                        return SmallVector<Value>{
-                                            kb.add(accs[0], kb.mul(xv, wv))};
-                                      }
-                                      // Channels (0, 2) in the even pair, (1,
-                                      // 3) in the odd one.
-                                      Value word = kb.loadWord(in->base, inTap);
-                                      Value w =
-                                          kb.loadWord(filter->base, filterTap);
-                                      Value even =
-                                          kb.sadd16(kb.sxtb16(word), inZp);
-                                      Value odd =
-                                          kb.sadd16(kb.sxtb16Odd(word), inZp);
-                                      Value wEven =
-                                          kb.sadd16(kb.sxtb16(w), filterZp);
-                                      Value wOdd =
-                                          kb.sadd16(kb.sxtb16Odd(w), filterZp);
-                                      return SmallVector<Value>{
-                                          kb.intrinsic("llvm.arm.smlabb",
-                                                       {even, wEven, accs[0]}),
-                                          kb.intrinsic("llvm.arm.smlabb",
-                                                       {odd, wOdd, accs[1]}),
-                                          kb.intrinsic("llvm.arm.smlatt",
-                                                       {even, wEven, accs[2]}),
-                                          kb.intrinsic("llvm.arm.smlatt",
-                                                       {odd, wOdd, accs[3]})};
-                                    });
-                              });
-                        });
+              accs = forWindowTaps(
+                  kb, guard, unroll, *parts, oh, ow, kh, kw, *in, inChannel,
+                  *filter, filterChannel, accs,
+                  [&](KernelBuilder &kb, Value inTap, Value filterTap,
+                      ValueRange accs) -> SmallVector<Value> {
+                    if (width == 1) {
+                      Value xv = arith::SubIOp::create(
+                          kb.b, kb.loc, kb.loadByte(in->base, inTap),
+                          inZpScalar);
+                      Value wv = arith::SubIOp::create(
+                          kb.b, kb.loc, kb.loadByte(filter->base, filterTap),
+                          filterZpScalar);
+                      return SmallVector<Value>{
+                          kb.add(accs[0], kb.mul(xv, wv))};
+                    }
+                    // Channels (0, 2) in the even pair, (1, 3) in the odd one.
+                    Value word = kb.loadWord(in->base, inTap);
+                    Value w = kb.loadWord(filter->base, filterTap);
+                    Value even = kb.sadd16(kb.sxtb16(word), inZp);
+                    Value odd = kb.sadd16(kb.sxtb16Odd(word), inZp);
+                    Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                    Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                    return SmallVector<Value>{
+                        kb.intrinsic("llvm.arm.smlabb", {even, wEven, accs[0]}),
+                        kb.intrinsic("llvm.arm.smlabb", {odd, wOdd, accs[1]}),
+                        kb.intrinsic("llvm.arm.smlatt", {even, wEven, accs[2]}),
+                        kb.intrinsic("llvm.arm.smlatt", {odd, wOdd, accs[3]})};
                   });
               for (auto [acc, c] : llvm::zip(accs, cs))
                 memref::StoreOp::create(kb.b, kb.loc, acc, output,
@@ -934,88 +933,45 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
               }
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[3]);
-              auto forTaps = [&](int64_t ub, ValueRange accs,
-                                 function_ref<SmallVector<Value>(
-                                     KernelBuilder &, Value, ValueRange)>
-                                     body) {
-                return forTapsWithAccs(kb, unroll, ub, accs, body);
-              };
-              accs = forTaps(
-                  kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
-                    Value rowCopied =
-                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
-                                    y, parts->dilationH);
-                    return ifWithAccs(
-                        kb, rowCopied, accs,
-                        [&](KernelBuilder &kb, ValueRange accs) {
-                          Value inRow = kb.addScaled(
-                              pixel, y, parts->dilationH * in->strides[1]);
-                          Value filterRow = kb.addScaled(filterChannel, y,
-                                                         filter->strides[0]);
-                          return forTaps(
-                              kw, accs,
-                              [&](KernelBuilder &kb, Value x, ValueRange accs) {
-                                Value columnCopied = isTapCopied(
-                                    kb, guard, /*row=*/false, ow,
-                                    parts->strideW, x, parts->dilationW);
-                                return ifWithAccs(
-                                    kb, columnCopied, accs,
-                                    [&](KernelBuilder &kb, ValueRange accs) {
-                                      Value inTap = kb.addScaled(
-                                          inRow, x,
-                                          parts->dilationW * in->strides[2]);
-                                      Value filterTap = kb.addScaled(
-                                          filterRow, x, filter->strides[1]);
-                                      return forTaps(
-                                          numIc, accs,
-                                          [&](KernelBuilder &kb, Value ic,
-                                              ValueRange accs) {
-                                            Value xv = arith::SubIOp::create(
-                                                kb.b, kb.loc,
-                                                kb.loadByte(
-                                                    in->base,
-                                                    kb.addScaled(
-                                                        inTap, ic,
-                                                        in->strides[3])),
-                                                inZpScalar);
-                                            Value filterAt = kb.addScaled(
-                                                filterTap, ic,
-                                                filter->strides[2]);
-                                            if (width == 1) {
-                                              Value wv = arith::SubIOp::create(
-                                                  kb.b, kb.loc,
-                                                  kb.loadByte(filter->base,
-                                                              filterAt),
-                                                  filterZpScalar);
-                                              return SmallVector<Value>{kb.add(
-                                                  accs[0], kb.mul(xv, wv))};
-                                            }
-                                            // Output channels (0, 2) in the
-                                            // even pair, (1, 3) in the odd one;
-                                            // the input value is the bottom
-                                            // half of xv.
-                                            Value w = kb.loadWord(filter->base,
-                                                                  filterAt);
-                                            Value wEven = kb.sadd16(
-                                                kb.sxtb16(w), filterZp);
-                                            Value wOdd = kb.sadd16(
-                                                kb.sxtb16Odd(w), filterZp);
-                                            return SmallVector<Value>{
-                                                kb.intrinsic(
-                                                    "llvm.arm.smlabb",
-                                                    {xv, wEven, accs[0]}),
-                                                kb.intrinsic(
-                                                    "llvm.arm.smlabb",
-                                                    {xv, wOdd, accs[1]}),
-                                                kb.intrinsic(
-                                                    "llvm.arm.smlabt",
-                                                    {xv, wEven, accs[2]}),
-                                                kb.intrinsic(
-                                                    "llvm.arm.smlabt",
-                                                    {xv, wOdd, accs[3]})};
-                                          });
-                                    });
-                              });
+              accs = forWindowTaps(
+                  kb, guard, unroll, *parts, oh, ow, kh, kw, *in, pixel,
+                  *filter, filterChannel, accs,
+                  [&](KernelBuilder &kb, Value inTap, Value filterTap,
+                      ValueRange accs) -> SmallVector<Value> {
+                    return forTapsWithAccs(
+                        kb, unroll, numIc, accs,
+                        [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+                          Value xv = arith::SubIOp::create(
+                              kb.b, kb.loc,
+                              kb.loadByte(
+                                  in->base,
+                                  kb.addScaled(inTap, ic, in->strides[3])),
+                              inZpScalar);
+                          Value filterAt =
+                              kb.addScaled(filterTap, ic, filter->strides[2]);
+                          if (width == 1) {
+                            Value wv = arith::SubIOp::create(
+                                kb.b, kb.loc,
+                                kb.loadByte(filter->base, filterAt),
+                                filterZpScalar);
+                            return SmallVector<Value>{
+                                kb.add(accs[0], kb.mul(xv, wv))};
+                          }
+                          // Output channels (0, 2) in the even pair,
+                          // (1, 3) in the odd one; the input value is
+                          // the bottom half of xv.
+                          Value w = kb.loadWord(filter->base, filterAt);
+                          Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
+                          Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                          return SmallVector<Value>{
+                              kb.intrinsic("llvm.arm.smlabb",
+                                           {xv, wEven, accs[0]}),
+                              kb.intrinsic("llvm.arm.smlabb",
+                                           {xv, wOdd, accs[1]}),
+                              kb.intrinsic("llvm.arm.smlabt",
+                                           {xv, wEven, accs[2]}),
+                              kb.intrinsic("llvm.arm.smlabt",
+                                           {xv, wOdd, accs[3]})};
                         });
                   });
               for (auto [acc, oc] : llvm::zip(accs, ocs))
