@@ -525,11 +525,17 @@ struct ConvInput {
   std::optional<PaddedWindow> window;
 };
 
-/// Builds the ConvInput of \p parts for \p conv.
+/// Builds the ConvInput of \p parts for \p conv, or fails, creating
+/// nothing, if the input (or its window's source) or the filter has dynamic
+/// strides: the filter's ByteView built after it cannot fail then.
 static FailureOr<ConvInput>
 getConvInput(KernelBuilder &kb, const ConvParts &parts, Operation *conv) {
   ConvInput input;
   input.window = matchPaddedWindow(parts.input, parts.inputZp, conv);
+  if (!armkernels::getStaticStrides(input.window ? input.window->source
+                                                 : parts.input) ||
+      !armkernels::getStaticStrides(parts.filter))
+    return failure();
   FailureOr<ByteView> view = input.window ? getWindowByteView(kb, *input.window)
                                           : getByteView(kb, parts.input);
   if (failed(view))
@@ -605,9 +611,9 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                              "with constant zero points");
     KernelBuilder kb(rewriter, op.getLoc());
     FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(input) || failed(filter))
+    if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
     const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
     ArrayRef<int64_t> outShape =
@@ -803,9 +809,9 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
                                              "points");
     KernelBuilder kb(rewriter, op.getLoc());
     FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(input) || failed(filter))
+    if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
     const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[2] == 1;
     ArrayRef<int64_t> outShape =
@@ -899,9 +905,9 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
                                              "with constant zero points");
     KernelBuilder kb(rewriter, op.getLoc());
     FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
-    if (failed(input) || failed(filter))
+    if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
+    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
     const ByteView *in = &input->view;
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts->output.getType()).getShape();
@@ -1172,11 +1178,12 @@ struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
     if (bounds.empty() || body.getTerminator()->getOperand(0) != current)
       return failure();
 
+    if (!armkernels::getStaticStrides(input) ||
+        !armkernels::getStaticStrides(output))
+      return failure();
     KernelBuilder kb(rewriter, op.getLoc());
     FailureOr<ByteView> in = getByteView(kb, input);
     FailureOr<ByteView> out = getByteView(kb, output);
-    if (failed(in) || failed(out))
-      return failure();
     int64_t numElements = cast<MemRefType>(input.getType()).getNumElements();
     int64_t words = numElements - numElements % 4;
     SmallVector<Value> state = {kb.address(in->base, in->offset),
