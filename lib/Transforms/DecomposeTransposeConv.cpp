@@ -72,8 +72,10 @@ struct DecomposeTransposeConvPass
     RewritePatternSet patterns(&getContext());
     tosa::populateTosaDecomposeTransposeConv(&getContext(), patterns);
     patterns.add<FoldConstantReverse>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns)))) {
+      getOperation().emitError("decompose-transpose-conv did not converge");
       return signalPassFailure();
+    }
     // A transposed convolution the patterns leave (dynamic shapes) would
     // fail later in TOSA to linalg; say so here, at the op.
     WalkResult result = getOperation().walk([](tosa::TransposeConv2DOp op) {
