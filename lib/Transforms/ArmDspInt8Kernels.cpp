@@ -558,6 +558,34 @@ static void eraseWindowWrites(PatternRewriter &rewriter, ConvInput &input) {
     rewriter.eraseOp(source);
 }
 
+/// Loads the int32 accumulators of output channels [\p first, \p first +
+/// \p width) of pixel (\p n, \p oh, \p ow) from \p output, and appends
+/// the channels' indices to \p channels.
+static SmallVector<Value> loadAccumulators(KernelBuilder &kb, Value output,
+                                           Value n, Value oh, Value ow,
+                                           Value first, int64_t width,
+                                           SmallVectorImpl<Value> &channels) {
+  SmallVector<Value> accs;
+  for (int64_t j = 0; j < width; ++j) {
+    Value channel = kb.add(first, kb.constant(j));
+    channels.push_back(channel);
+    accs.push_back(memref::LoadOp::create(
+        kb.b, kb.loc, output,
+        armkernels::toIndices(kb.b, kb.loc, {n, oh, ow, channel})));
+  }
+  return accs;
+}
+
+/// Stores \p accs back to the \p channels of pixel (\p n, \p oh, \p ow).
+static void storeAccumulators(KernelBuilder &kb, Value output, Value n,
+                              Value oh, Value ow, ArrayRef<Value> channels,
+                              ValueRange accs) {
+  for (auto [acc, channel] : llvm::zip(accs, channels))
+    memref::StoreOp::create(
+        kb.b, kb.loc, acc, output,
+        armkernels::toIndices(kb.b, kb.loc, {n, oh, ow, channel}));
+}
+
 /// The output pixel loops shared by both kernels: calls \p body(kb, n, oh,
 /// ow, inputPixel) with the i32 offset of the pixel's window origin in the
 /// input, inside loops over the output's N, H and W.
@@ -584,16 +612,6 @@ static void forEachPixel(
             });
         return SmallVector<Value>();
       });
-}
-
-/// Index-typed indices (n, oh, ow, channel) of the output.
-static SmallVector<Value> getOutputIndices(KernelBuilder &kb,
-                                           ArrayRef<Value> values) {
-  SmallVector<Value> indices;
-  for (Value value : values)
-    indices.push_back(
-        arith::IndexCastOp::create(kb.b, kb.loc, kb.b.getIndexType(), value));
-  return indices;
 }
 
 namespace {
@@ -647,14 +665,9 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
             // Output channels [first, first + width) of one pixel.
             auto emitBlock = [&](KernelBuilder &kb, Value first,
                                  int64_t width) {
-              SmallVector<Value> ocs, accs;
-              for (int64_t j = 0; j < width; ++j) {
-                Value oc = kb.add(first, kb.constant(j));
-                ocs.push_back(oc);
-                accs.push_back(memref::LoadOp::create(
-                    kb.b, kb.loc, output,
-                    getOutputIndices(kb, {n, oh, ow, oc})));
-              }
+              SmallVector<Value> ocs;
+              SmallVector<Value> accs =
+                  loadAccumulators(kb, output, n, oh, ow, first, width, ocs);
               // The block's filter rows, output channel j at a constant
               // j * strides[0] after the first (immediate load offsets).
               Value filterBlock =
@@ -775,9 +788,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                               });
                         });
                   });
-              for (auto [acc, oc] : llvm::zip(accs, ocs))
-                memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                        getOutputIndices(kb, {n, oh, ow, oc}));
+              storeAccumulators(kb, output, n, oh, ow, ocs, accs);
             };
             int64_t blocked = numOc - numOc % block;
             forChannelBlocks(kb, blocked, numOc, block, emitBlock);
@@ -832,14 +843,9 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
             // Channels [first, first + width): width 4 with DSP, 1 scalar.
             auto emitChannels = [&](KernelBuilder &kb, Value first,
                                     int64_t width) {
-              SmallVector<Value> cs, accs;
-              for (int64_t j = 0; j < width; ++j) {
-                Value c = kb.add(first, kb.constant(j));
-                cs.push_back(c);
-                accs.push_back(memref::LoadOp::create(
-                    kb.b, kb.loc, output,
-                    getOutputIndices(kb, {n, oh, ow, c})));
-              }
+              SmallVector<Value> cs;
+              SmallVector<Value> accs =
+                  loadAccumulators(kb, output, n, oh, ow, first, width, cs);
               Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[2]);
@@ -872,9 +878,7 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
                         kb.intrinsic("llvm.arm.smlatt", {even, wEven, accs[2]}),
                         kb.intrinsic("llvm.arm.smlatt", {odd, wOdd, accs[3]})};
                   });
-              for (auto [acc, c] : llvm::zip(accs, cs))
-                memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                        getOutputIndices(kb, {n, oh, ow, c}));
+              storeAccumulators(kb, output, n, oh, ow, cs, accs);
             };
             forChannelBlocks(kb, simdChannels, channels, 4, emitChannels);
           });
@@ -929,14 +933,9 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
             // scalar.
             auto emitChannels = [&](KernelBuilder &kb, Value first,
                                     int64_t width) {
-              SmallVector<Value> ocs, accs;
-              for (int64_t j = 0; j < width; ++j) {
-                Value oc = kb.add(first, kb.constant(j));
-                ocs.push_back(oc);
-                accs.push_back(memref::LoadOp::create(
-                    kb.b, kb.loc, output,
-                    getOutputIndices(kb, {n, oh, ow, oc})));
-              }
+              SmallVector<Value> ocs;
+              SmallVector<Value> accs =
+                  loadAccumulators(kb, output, n, oh, ow, first, width, ocs);
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[3]);
               accs = forWindowTaps(
@@ -980,9 +979,7 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
                                            {xv, wOdd, accs[3]})};
                         });
                   });
-              for (auto [acc, oc] : llvm::zip(accs, ocs))
-                memref::StoreOp::create(kb.b, kb.loc, acc, output,
-                                        getOutputIndices(kb, {n, oh, ow, oc}));
+              storeAccumulators(kb, output, n, oh, ow, ocs, accs);
             };
             forChannelBlocks(kb, simdOc, numOc, 4, emitChannels);
           });
@@ -1009,28 +1006,8 @@ static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
   if (!generic || arg.getOwner() != generic.getBody() ||
       arg.getArgNumber() >= generic.getNumDpsInputs())
     return std::nullopt;
-  Value source = generic.getDpsInputOperand(arg.getArgNumber())->get();
-  while (Operation *def = source.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::CastOp>(def))
-      break;
-    source = def->getOperand(0);
-  }
-  auto getGlobal = source.getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal)
-    return std::nullopt;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      getGlobal, getGlobal.getNameAttr());
-  if (!global || !global.getConstant())
-    return std::nullopt;
-  auto values =
-      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
-  if (!values)
-    return std::nullopt;
-  SmallVector<int64_t> result;
-  for (const APInt &v : values.getValues<APInt>())
-    result.push_back(v.getSExtValue());
-  return result;
+  return armkernels::getGlobalValues(
+      generic.getDpsInputOperand(arg.getArgNumber())->get());
 }
 
 namespace {

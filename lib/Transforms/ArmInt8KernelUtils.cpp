@@ -183,3 +183,27 @@ SmallVector<Value> armkernels::toIndices(OpBuilder &b, Location loc,
         arith::IndexCastOp::create(b, loc, b.getIndexType(), value));
   return indices;
 }
+
+std::optional<SmallVector<int64_t>> armkernels::getGlobalValues(Value operand) {
+  while (Operation *def = operand.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      break;
+    operand = def->getOperand(0);
+  }
+  auto getGlobal = operand.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal)
+    return std::nullopt;
+  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
+      getGlobal, getGlobal.getNameAttr());
+  if (!global || !global.getConstant())
+    return std::nullopt;
+  auto values =
+      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
+  if (!values)
+    return std::nullopt;
+  SmallVector<int64_t> result;
+  for (const APInt &value : values.getValues<APInt>())
+    result.push_back(value.getSExtValue());
+  return result;
+}

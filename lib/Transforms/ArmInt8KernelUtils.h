@@ -87,6 +87,11 @@ void forEachOutputPixel(
     const ConvParts &parts,
     function_ref<void(OpBuilder &, Location, Value, Value, Value, Value)> body);
 
+/// Returns the constant integers that \p operand (a memref operand of a
+/// linalg op) holds: a view (subview, reshape, cast) of a constant
+/// memref.global, all of whose values are returned.
+std::optional<SmallVector<int64_t>> getGlobalValues(Value operand);
+
 /// Index-typed casts of the i32 \p values (indices of a memref).
 SmallVector<Value> toIndices(OpBuilder &b, Location loc,
                              ArrayRef<Value> values);

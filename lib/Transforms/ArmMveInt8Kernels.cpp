@@ -711,33 +711,6 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
   }
 };
 
-/// Returns the constant integers that \p operand (a memref operand of a
-/// linalg op) holds: a view (subview, reshape, cast) of a constant
-/// memref.global, all of whose values are returned.
-static std::optional<SmallVector<int64_t>> getGlobalValues(Value operand) {
-  while (Operation *def = operand.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::CastOp>(def))
-      break;
-    operand = def->getOperand(0);
-  }
-  auto getGlobal = operand.getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal)
-    return std::nullopt;
-  auto global = SymbolTable::lookupNearestSymbolFrom<memref::GlobalOp>(
-      getGlobal, getGlobal.getNameAttr());
-  if (!global || !global.getConstant())
-    return std::nullopt;
-  auto values =
-      dyn_cast_if_present<DenseIntElementsAttr>(global.getConstantInitValue());
-  if (!values)
-    return std::nullopt;
-  SmallVector<int64_t> result;
-  for (const APInt &value : values.getValues<APInt>())
-    result.push_back(value.getSExtValue());
-  return result;
-}
-
 /// The parts of a lowered per-pixel `tosa.rescale` from int32 to int8
 /// (tosa-to-arith's 64-bit apply_scale, SINGLE_ROUND):
 ///   y = clamp(trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s) + zp,
