@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 #include <queue>
 #include <tuple>
 
@@ -80,6 +81,11 @@ void SearchProblem::prepareSearch() {
     for (unsigned reader : list)
       setBit(&userMask[buffer * numWords], reader);
   computeRelations();
+  granularity = std::gcd(initialMem, pinnedBytes);
+  for (const LocalBuffer &buffer : buffers)
+    granularity = std::gcd(granularity, buffer.bytes);
+  for (const LocalNode &info : localNodes)
+    granularity = std::gcd(granularity, info.inPlaceSaving);
   // The charged bound of each node's step, with nothing run yet: it holds
   // in every order, so it tightens the static bound of every state.
   if (!stepBound.empty()) {
@@ -88,8 +94,9 @@ void SearchProblem::prepareSearch() {
     for (unsigned node = 0; node < numNodes; ++node)
       stepBound[node] = std::max(
           stepBound[node],
-          liveAtStep(node, madeOutside.data()) +
-              chargedExtra(empty.data(), node, madeOutside.data(), charge));
+          roundUpStep(node, liveAtStep(node, madeOutside.data()) +
+                                chargedExtra(empty.data(), node,
+                                             madeOutside.data(), charge)));
     for (unsigned node = 0; node < numNodes; ++node)
       globalBound = std::max(globalBound, stepBound[node]);
     llvm::sort(nodesByBound, [&](unsigned a, unsigned b) {
@@ -529,8 +536,10 @@ int64_t SearchProblem::dynamicBound(const Word *set, int64_t floor,
     if (testBit(set, node))
       continue;
     ++charged;
-    bound = std::max(bound, liveAtStep(node, made.data()) +
-                                chargedExtra(set, node, made.data(), charge));
+    bound = std::max(
+        bound,
+        roundUpStep(node, liveAtStep(node, made.data()) +
+                              chargedExtra(set, node, made.data(), charge)));
   }
   return bound;
 }

@@ -68,8 +68,8 @@ public:
   /// descendants and the per-node buffer sets of dynamicBound (memory
   /// quadratic in the segment), and raises each stepBound (and globalBound)
   /// to the charged bound of the node's step before any node runs
-  /// (chargedExtra; O(nodes * (nodes + edges))). Does nothing the second
-  /// time.
+  /// (chargedExtra, rounded by roundUpStep; O(nodes * (nodes + edges))).
+  /// Does nothing the second time.
   void prepareSearch();
 
   /// Returns true if every predecessor of \p node is in \p set. Needs
@@ -141,7 +141,8 @@ public:
   /// before the problem) or made by v's ancestors that v or its descendants
   /// read, or that are kept, are all live at v's step; for the two nodes
   /// still to run with the largest static bounds, also their charged extra
-  /// after \p set (chargedExtra). Returns the larger of that bound and
+  /// after \p set (chargedExtra), rounded up to a value their step can hold
+  /// (roundUpStep). Returns the larger of that bound and
   /// \p floor; stops once the result reaches \p ceiling (the result is then
   /// a lower bound of at least \p ceiling). Nodes are tried by decreasing
   /// liveCap, and the first whose cap cannot raise the result ends the loop.
@@ -287,6 +288,17 @@ private:
   /// of numNodes entries.
   int64_t chargedExtra(const Word *set, unsigned node, const Word *made,
                        llvm::SmallVectorImpl<int64_t> &charge) const;
+  /// Returns the least value of at least \p bytes that \p node's step can
+  /// hold, not counting the entry bytes of the first step: the bytes live
+  /// before a step are a multiple of `granularity`, and so is a saving, so
+  /// the step is congruent to the node's step bytes modulo it
+  /// (docs/Scheduling.md, item 13).
+  int64_t roundUpStep(unsigned node, int64_t bytes) const {
+    if (granularity <= 1)
+      return bytes;
+    int64_t gap = (localNodes[node].stepBytes - bytes) % granularity;
+    return bytes + (gap < 0 ? gap + granularity : gap);
+  }
   /// Computes ancestors, descendants and the per-node buffer sets.
   void computeRelations();
   /// Computes stepBound, globalBound and nodesByBound; with \p full, the
@@ -323,6 +335,10 @@ private:
   llvm::SmallVector<unsigned> nodesByCap;
   /// Buffers made before the problem.
   llvm::SmallVector<Word> madeOutside;
+  /// The greatest common divisor of the bytes of every buffer, the bytes
+  /// live before the first step and every in-place saving (0 if all are 0):
+  /// the bytes live between two steps are a multiple of it.
+  int64_t granularity = 0;
 };
 
 //===----------------------------------------------------------------------===//

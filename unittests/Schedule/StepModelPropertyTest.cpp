@@ -260,6 +260,31 @@ rc::Gen<Problem> genInPlaceProblem(int maxNodes) {
   });
 }
 
+/// Generates a problem for the bound properties: a random one or an
+/// in-place-heavy one, half of the time with every buffer's bytes and every
+/// saving multiplied by a factor of 8 to 64 and the workspace left as it is,
+/// so the bytes live between steps have a granularity that workspace breaks
+/// (docs/Scheduling.md, item 13).
+rc::Gen<Problem> genBoundProblem(int maxNodes) {
+  return rc::gen::exec([maxNodes] {
+    Problem problem = *rc::gen::arbitrary<bool>() ? *genInPlaceProblem(maxNodes)
+                                                  : *genProblem(maxNodes);
+    if (*rc::gen::arbitrary<bool>())
+      return problem;
+    int64_t factor = *rc::gen::element<int64_t>(8, 16, 24, 64);
+    for (BufferId id = 0; id < problem.getNumBuffers(); ++id)
+      problem.getBuffer(id).bytes *= factor;
+    for (NodeId id = 0; id < problem.getNumNodes(); ++id) {
+      Node &node = problem.getNode(id);
+      int64_t allocated = node.workspaceBytes;
+      for (BufferId output : node.outputs)
+        allocated += problem.getBuffer(output).bytes;
+      node.inPlaceSaving = std::min(node.inPlaceSaving * factor, allocated);
+    }
+    return problem;
+  });
+}
+
 /// The brute-force profile of \p order: bytes live at each step.
 std::vector<int64_t> bruteForceSteps(const Problem &problem,
                                      const std::vector<NodeId> &order) {
@@ -731,6 +756,16 @@ RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForceInPlace, ()) {
   checkExactIsOptimal(problem, bruteForceOptimum(problem));
 }
 
+// The bounds rounded to the values a step can hold (docs/Scheduling.md,
+// item 13) keep the exact order optimal, also where workspace breaks the
+// granularity of the buffers.
+RC_GTEST_PROP(StepModelProperty, ExactMatchesBruteForceWithGranularity, ()) {
+  Problem problem = *genBoundProblem(/*maxNodes=*/8);
+  std::string why;
+  RC_ASSERT(succeeded(problem.check(&why)));
+  checkExactIsOptimal(problem, bruteForceOptimum(problem));
+}
+
 RC_GTEST_PROP(StepModelProperty, ReplayMatchesBruteForceWithWriters, ()) {
   Problem problem = *genProblem(/*maxNodes=*/10, /*writers=*/true);
   std::string why;
@@ -1185,13 +1220,43 @@ TEST(SchedulerTest, ChargedBoundSeesUnorderedNodes) {
   EXPECT_TRUE(exact.optimal);
 }
 
-// Every node's static bound, charged bound included (docs/Scheduling.md,
-// item 11), is at most the node's step in every order: the brute force
-// replays every topological order in the interval form of the model.
+// P makes p, s and t (10 bytes each); Q reads all three and makes q, which
+// Z reads; V reads p and makes w, which Z reads. V's charged bound counts
+// p and w (20) and, for s and t, a third each of Q's charge (q, 10 bytes,
+// read by V's descendant Z): 3 + 3, so 26. Every buffer has a multiple of
+// 10 bytes and V has no workspace, so V's step holds a multiple of 10: at
+// least 30, which it holds when Q runs first (p, q, w). Without the
+// rounding the bound is 26.
+TEST(SchedulerTest, BoundsRoundUpToTheBytesAStepCanHold) {
+  Problem problem;
+  problem.addBuffer({10, NodeId(0), {1, 2}, false, false, "p"});
+  problem.addBuffer({10, NodeId(0), {1}, false, false, "s"});
+  problem.addBuffer({10, NodeId(0), {1}, false, false, "t"});
+  problem.addBuffer({10, NodeId(1), {3}, false, false, "q"});
+  problem.addBuffer({10, NodeId(2), {3}, false, false, "w"});
+  problem.addBuffer({10, NodeId(3), {}, true, false, "z"});
+  problem.addNode({{}, {}, {0, 1, 2}, 0, std::nullopt, 0, "P"});
+  problem.addNode({{0}, {0, 1, 2}, {3}, 0, std::nullopt, 0, "Q"});
+  problem.addNode({{0}, {0}, {4}, 0, std::nullopt, 0, "V"});
+  problem.addNode({{1, 2}, {3, 4}, {5}, 0, std::nullopt, 0, "Z"});
+  std::string why;
+  ASSERT_TRUE(succeeded(problem.check(&why))) << why;
+  EXPECT_EQ(evaluate(problem, {0, 1, 2, 3}).liveBytes[2], 30);
+  EXPECT_EQ(evaluate(problem, {0, 2, 1, 3}).liveBytes[1], 40);
+
+  SegmentLayout whole(problem);
+  SearchProblem search(problem, whole, 0);
+  EXPECT_EQ(search.stepBound[2], 20);
+  search.prepareSearch();
+  EXPECT_EQ(search.stepBound[2], 30);
+}
+
+// Every node's static bound, charged bound included and rounded to the
+// values its step can take (docs/Scheduling.md, items 11 and 13), is at most
+// the node's step in every order: the brute force replays every topological
+// order in the interval form of the model.
 RC_GTEST_PROP(StepModelProperty, StepBoundsAreAdmissible, ()) {
-  bool inPlace = *rc::gen::arbitrary<bool>();
-  Problem problem = inPlace ? *genInPlaceProblem(/*maxNodes=*/8)
-                            : *genProblem(/*maxNodes=*/8);
+  Problem problem = *genBoundProblem(/*maxNodes=*/8);
   unsigned n = problem.getNumNodes();
   RC_PRE(n > 0u);
   SegmentLayout whole(problem);
@@ -1226,12 +1291,11 @@ RC_GTEST_PROP(StepModelProperty, StepBoundsAreAdmissible, ()) {
 }
 
 // The dynamic bound after a set, with the charged extra of the nodes with
-// the largest static bounds (docs/Scheduling.md, item 11), is at most the
+// the largest static bounds, rounded to the values their steps can take
+// (docs/Scheduling.md, items 11 and 13), is at most the
 // peak of the steps after the set in every completion of it.
 RC_GTEST_PROP(StepModelProperty, DynamicBoundIsAdmissible, ()) {
-  bool inPlace = *rc::gen::arbitrary<bool>();
-  Problem problem = inPlace ? *genInPlaceProblem(/*maxNodes=*/8)
-                            : *genProblem(/*maxNodes=*/8);
+  Problem problem = *genBoundProblem(/*maxNodes=*/8);
   unsigned n = problem.getNumNodes();
   RC_PRE(n > 0u);
   SegmentLayout whole(problem);
