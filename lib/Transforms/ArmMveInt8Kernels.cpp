@@ -376,7 +376,9 @@ static std::optional<PaddedWindow> matchPaddedWindow(Operation *op,
     return std::nullopt;
   PaddedWindow window{};
   for (Operation *user : parts.input.getUsers()) {
-    if (user == op)
+    // Users outside op's block (other pixel loops over the same window)
+    // cannot run between the copy and op.
+    if (user == op || !op->getBlock()->findAncestorOpInBlock(*user))
       continue;
     if (user->getBlock() != op->getBlock() || !user->isBeforeInBlock(op))
       return std::nullopt;
@@ -1130,6 +1132,9 @@ struct ChannelRows {
   /// The columns whose windows lie inside the source: [interiorBegin,
   /// interiorEnd).
   int64_t interiorBegin, interiorEnd;
+  /// The rows whose windows lie inside the source: [interiorRowBegin,
+  /// interiorRowEnd).
+  int64_t interiorRowBegin, interiorRowEnd;
   /// Whether window row ky lies inside the source for every output row.
   SmallVector<bool> rowAlwaysInside;
 };
@@ -1211,11 +1216,23 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
 
   // The ops on the accumulator A after the window: its fill, the
   // convolution, the bias and the rescale, in this order.
+  // The vectors do not write A: every block that uses it elsewhere (the
+  // border loops) must write it first.
   Value acc = parts->output;
-  if (!outside(acc) || !llvm::all_of(acc.getUsers(), [&](Operation *user) {
-        return user->getBlock() == body;
-      }))
+  if (!outside(acc))
     return std::nullopt;
+  for (Operation *user : acc.getUsers()) {
+    if (user->getBlock() == body)
+      continue;
+    Operation *first = user;
+    for (Operation *other : acc.getUsers())
+      if (other->getBlock() == user->getBlock() &&
+          other->isBeforeInBlock(first))
+        first = other;
+    auto fill = dyn_cast<linalg::FillOp>(first);
+    if (!fill || fill.getOutputs()[0] != acc)
+      return std::nullopt;
+  }
   Operation *fill = nullptr, *biasOp = nullptr;
   linalg::GenericOp rescaleOp;
   memref::SubViewOp outputView;
@@ -1324,6 +1341,8 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
   match.sh = match.sw = 1;
   match.interiorBegin = *colEnd;
   match.interiorEnd = *colBegin;
+  match.interiorRowBegin = *rowEnd;
+  match.interiorRowEnd = *rowBegin;
   match.rowAlwaysInside.assign(match.kh, true);
   // Checks that the copy along one axis is [origin, origin + k) cut to
   // [0, extent): the source offset, the window offset and the size.
@@ -1375,6 +1394,10 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
         match.interiorBegin = std::min(match.interiorBegin, ow);
         match.interiorEnd = std::max(match.interiorEnd, ow + 1);
       }
+      if (y >= 0 && y + match.kh <= height) {
+        match.interiorRowBegin = std::min(match.interiorRowBegin, oh);
+        match.interiorRowEnd = std::max(match.interiorRowEnd, oh + 1);
+      }
       for (int64_t ky = 0; ky < match.kh; ++ky)
         if (y + ky < 0 || y + ky >= height)
           match.rowAlwaysInside[ky] = false;
@@ -1385,6 +1408,17 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
   if (match.interiorEnd - match.interiorBegin < kPixelLanes)
     return std::nullopt;
   return match;
+}
+
+/// Clones \p loop (constant bounds, step 1) at the insertion point over
+/// [\p begin, \p end).
+static void cloneWithBounds(PatternRewriter &rewriter, scf::ForOp loop,
+                            int64_t begin, int64_t end) {
+  auto clone = cast<scf::ForOp>(rewriter.clone(*loop));
+  clone.setLowerBound(
+      arith::ConstantIndexOp::create(rewriter, loop.getLoc(), begin));
+  clone.setUpperBound(
+      arith::ConstantIndexOp::create(rewriter, loop.getLoc(), end));
 }
 
 /// Rewrites the column loop of the in-place depthwise convolution's channel
@@ -1419,9 +1453,27 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
     const ConvParts &parts = match->parts;
     int64_t zx = parts.inputZp;
     Location loc = columns.getLoc();
+    // First the rows are split into the border rows and the interior ones,
+    // whose vectors then test no window row.
+    scf::ForOp rows = match->rows;
+    int64_t rowBegin = *getConstantIntValue(rows.getLowerBound());
+    int64_t rowEnd = *getConstantIntValue(rows.getUpperBound());
+    if (match->interiorRowBegin < match->interiorRowEnd &&
+        (rowBegin < match->interiorRowBegin ||
+         match->interiorRowEnd < rowEnd)) {
+      rewriter.setInsertionPoint(rows);
+      for (auto [begin, end] :
+           {std::pair(rowBegin, match->interiorRowBegin),
+            std::pair(match->interiorRowBegin, match->interiorRowEnd),
+            std::pair(match->interiorRowEnd, rowEnd)})
+        if (begin < end)
+          cloneWithBounds(rewriter, rows, begin, end);
+      rewriter.eraseOp(rows);
+      return success();
+    }
 
     // Per channel, before the rows.
-    rewriter.setInsertionPoint(match->rows);
+    rewriter.setInsertionPoint(rows);
     VectorBuilder vb(rewriter, loc);
     FailureOr<ByteView> in = getByteView(rewriter, loc, match->source);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
@@ -1471,15 +1523,10 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
 
     // The columns: the left border, the vectors, the right border.
     rewriter.setInsertionPoint(columns);
-    auto cloneColumns = [&](int64_t begin, int64_t end) {
-      auto clone = cast<scf::ForOp>(rewriter.clone(*columns));
-      clone.setLowerBound(arith::ConstantIndexOp::create(rewriter, loc, begin));
-      clone.setUpperBound(arith::ConstantIndexOp::create(rewriter, loc, end));
-    };
     int64_t colBegin = *getConstantIntValue(columns.getLowerBound());
     int64_t colEnd = *getConstantIntValue(columns.getUpperBound());
     if (colBegin < match->interiorBegin)
-      cloneColumns(colBegin, match->interiorBegin);
+      cloneWithBounds(rewriter, columns, colBegin, match->interiorBegin);
     Value oh = arith::IndexCastOp::create(rewriter, loc, vb.i32,
                                           match->rows.getInductionVar());
     Value firstRow = addScaled(rewriter, loc, vb.constant(match->originY), oh,
@@ -1567,7 +1614,7 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
           return SmallVector<Value>();
         });
     if (match->interiorEnd < colEnd)
-      cloneColumns(match->interiorEnd, colEnd);
+      cloneWithBounds(rewriter, columns, match->interiorEnd, colEnd);
     rewriter.eraseOp(columns);
     return success();
   }
