@@ -771,26 +771,46 @@ static std::optional<RescaleParts> matchRescaleBody(linalg::GenericOp op) {
   auto shr = toI32.getIn().getDefiningOp<arith::ShRSIOp>();
   if (!shr)
     return std::nullopt;
-  auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
   auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
-  if (!shiftExt || !shiftExt.getIn().getType().isInteger(8) || !sum)
+  auto product =
+      sum ? sum.getLhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
+  if (!product)
     return std::nullopt;
-  auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
-  auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
-  if (!product || !half || getConstantInt(half.getRhs()) != 1)
-    return std::nullopt;
-  auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
-  if (!power || getConstantInt(power.getLhs()) != 1 ||
-      power.getRhs() != shiftExt.getResult())
-    return std::nullopt;
+  if (auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>()) {
+    // An i8 shift s, rounded by adding (1 << s) >> 1.
+    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
+    if (!shiftExt.getIn().getType().isInteger(8) || !half ||
+        getConstantInt(half.getRhs()) != 1)
+      return std::nullopt;
+    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
+    if (!power || getConstantInt(power.getLhs()) != 1 ||
+        power.getRhs() != shiftExt.getResult())
+      return std::nullopt;
+    parts.shift = shiftExt.getIn();
+  } else {
+    // A constant shift s in [1, 62] (a per-tensor rescale, folded), rounded
+    // by adding the constant 2^(s - 1).
+    std::optional<int64_t> shift = getConstantInt(shr.getRhs());
+    if (!shift || *shift < 1 || *shift > 62 ||
+        getConstantInt(sum.getRhs()) != int64_t(1) << (*shift - 1))
+      return std::nullopt;
+    parts.shift = shr.getRhs();
+  }
+  // a * m with both sign-extended from i32, or m an i32 constant.
   auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
-  auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
-  if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
-      !rhs.getIn().getType().isInteger(32))
+  if (!lhs || !lhs.getIn().getType().isInteger(32))
     return std::nullopt;
   parts.acc = lhs.getIn();
-  parts.multiplier = rhs.getIn();
-  parts.shift = shiftExt.getIn();
+  if (auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>()) {
+    if (!rhs.getIn().getType().isInteger(32))
+      return std::nullopt;
+    parts.multiplier = rhs.getIn();
+    return parts;
+  }
+  std::optional<int64_t> multiplier = getConstantInt(product.getRhs());
+  if (!multiplier || *multiplier < INT32_MIN || *multiplier > INT32_MAX)
+    return std::nullopt;
+  parts.multiplier = product.getRhs();
   return parts;
 }
 

@@ -604,3 +604,67 @@ func.func @channel_rows_overlap(%arena: memref<336xi8> {llvm.noalias}) {
   }
   return
 }
+
+// -----
+
+// A per-tensor rescale whose multiplier 1073741824 and shift 38 are
+// constants in the body, with the rounding term 2^37 = 137438953472
+// folded: 8 channels as two vectors, the shifts splat: t >> (38 - 31 = 7)
+// plus bit 38 - 32 = 6 of t, as a shift by 7 and one by 6.
+// CHECK-LABEL: func.func @rescale_constant
+// CHECK-DAG: %[[M:.*]] = arith.constant dense<1073741824> : vector<4xi32>
+// CHECK-DAG: %[[S7:.*]] = arith.constant dense<7> : vector<4xi32>
+// CHECK-DAG: %[[S6:.*]] = arith.constant dense<6> : vector<4xi32>
+// CHECK: scf.for
+// CHECK:   llvm.call_intrinsic "llvm.arm.mve.vmulh.v4i32"(%{{.*}}, %[[M]], %{{.*}})
+// CHECK:   arith.shrsi %{{.*}}, %[[S7]] : vector<4xi32>
+// CHECK:   arith.shrsi %{{.*}}, %[[S6]] : vector<4xi32>
+// CHECK:   llvm.store %{{.*}} {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
+// CHECK-NOT: linalg.generic
+func.func @rescale_constant(%acc: memref<1x1x1x8xi32>, %out: memref<1x1x1x8xi8>) {
+  %m = arith.constant 1073741824 : i64
+  %s = arith.constant 38 : i64
+  %r = arith.constant 137438953472 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x1x1x8xi32>) outs(%out : memref<1x1x1x8xi8>) {
+  ^bb0(%in: i32, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.muli %0, %m : i64
+    %2 = arith.addi %1, %r : i64
+    %3 = arith.shrsi %2, %s : i64
+    %4 = arith.trunci %3 : i64 to i32
+    %5 = arith.maxsi %4, %c-128_i32 : i32
+    %6 = arith.minsi %5, %c127_i32 : i32
+    %7 = arith.trunci %6 : i32 to i8
+    linalg.yield %7 : i8
+  }
+  return
+}
+
+// -----
+
+// The same with a rounding term that is not 2^(38 - 1) (2^36): not the
+// rescale, left alone.
+// CHECK-LABEL: func.func @rescale_constant_other_rounding
+// CHECK: linalg.generic
+func.func @rescale_constant_other_rounding(%acc: memref<1x1x1x8xi32>, %out: memref<1x1x1x8xi8>) {
+  %m = arith.constant 1073741824 : i64
+  %s = arith.constant 38 : i64
+  %r = arith.constant 68719476736 : i64
+  %c-128_i32 = arith.constant -128 : i32
+  %c127_i32 = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%acc : memref<1x1x1x8xi32>) outs(%out : memref<1x1x1x8xi8>) {
+  ^bb0(%in: i32, %o: i8):
+    %0 = arith.extsi %in : i32 to i64
+    %1 = arith.muli %0, %m : i64
+    %2 = arith.addi %1, %r : i64
+    %3 = arith.shrsi %2, %s : i64
+    %4 = arith.trunci %3 : i64 to i32
+    %5 = arith.maxsi %4, %c-128_i32 : i32
+    %6 = arith.minsi %5, %c127_i32 : i32
+    %7 = arith.trunci %6 : i32 to i8
+    linalg.yield %7 : i8
+  }
+  return
+}
