@@ -907,13 +907,15 @@ static Value emitRescale(VectorBuilder &vb, const RescaleParts &rescale,
   Value t = arith::OrIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
       arith::ShRUIOp::create(b, loc, lo, vb.splat(31, lanes)));
-  Value quotient =
-      arith::ShRSIOp::create(b, loc, t, vb.add(s, vb.splat(-31, lanes)));
-  Value roundBit = arith::AndIOp::create(
-      b, loc,
-      arith::ShRSIOp::create(b, loc, t, vb.add(s, vb.splat(-32, lanes))),
-      vb.splat(1, lanes));
-  Value y = vb.add(quotient, roundBit);
+  // VRSHL.S32 by 31 - s < 0: (t + 2^(s-32)) >> (s - 31), the sum taken
+  // without overflow.
+  Value y =
+      LLVM::CallIntrinsicOp::create(
+          b, loc, vecType,
+          b.getStringAttr("llvm.arm.mve.vshl.vector.v4i32.v4i32"),
+          ValueRange{t, arith::SubIOp::create(b, loc, vb.splat(31, lanes), s),
+                     vb.constant(0), vb.constant(1), vb.constant(0)})
+          ->getResult(0);
   if (rescale.zp != 0)
     y = vb.add(y, vb.splat(rescale.zp, lanes));
   y = arith::MaxSIOp::create(b, loc, y, vb.splat(rescale.lo, lanes));
@@ -928,10 +930,12 @@ static Value emitRescale(VectorBuilder &vb, const RescaleParts &rescale,
 /// VMUL.I32 for the low one) and t = P >> 31 = (hi << 1) | (lo >> 31),
 /// which fits in 32 bits since |P| < 2^62,
 ///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1),
-/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h; the
-/// shifts are per lane (VSHL.S32 by a negated vector), in [0, 31]. Then the
-/// zero point, the clamp (VMAX, VMIN) and a narrowing store (VSTRB.32).
+///                  = floor((t + 2^(s-32)) / 2^(s-31)),
+/// because P = t 2^31 + r with 0 <= r < 2^31, and r / 2^31 < 1 added to
+/// the integer t + 2^(s-32) does not change the quotient's floor: one
+/// rounding shift right of t by s - 31 in [1, 31] (VRSHL.S32 by the
+/// per-lane amount 31 - s, whose sum does not overflow). Then the zero
+/// point, the clamp (VMAX, VMIN) and a narrowing store (VSTRB.32).
 struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 

@@ -44,13 +44,15 @@
 // MVE: le lr, 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
 // SUMS-NOT: vaddva.s8
 // The rescale of 4 channels: VMULH.S32 (the high words of the 64-bit
-// product), the clamp and a narrowing store; its multiplier 2^30 makes the
-// low words a shift.
+// product), the rounding shift VRSHL.S32, the clamp and a narrowing store;
+// its multiplier 2^30 makes the low words a shift.
 // RESCALE: vmulh.s32
+// RESCALE: vrshl.s32
 // RESCALE: vmax.s32
 // RESCALE: vmin.s32
 // RESCALE: vstrb.32
 // RESCALE: vmulh.s32
+// RESCALE: vrshl.s32
 // RESCALE: vmax.s32
 // RESCALE: vmin.s32
 // RESCALE: vstrb.32

@@ -231,17 +231,18 @@ func.func @first_layer(%in: memref<1x3x3x3xi8>, %w: memref<2x3x3x3xi8>, %out: me
 // The rescale of one pixel of 6 channels to int8, shifts 37 and 40 in
 // [32, 62] and multipliers not INT32_MIN, read from constant globals: one
 // vector of 4 channels and a masked one of 2. t = (hi << 1) | (lo >> 31)
-// with hi from VMULH.S32 (unsigned flag 0) and lo = a * m; the quotient
-// t >> (s - 31) plus the round bit (t >> (s - 32)) & 1; then + zp (-128),
-// max -128, min 127 and a narrowing store.
+// with hi from VMULH.S32 (unsigned flag 0) and lo = a * m; a rounding
+// shift of t (VRSHL.S32: saturate 0, round 1, unsigned 0) by 31 - s, i.e.
+// right by s - 31; then + zp (-128), max -128, min 127 and a narrowing
+// store.
 // CHECK-LABEL: func.func @rescale
-// CHECK-DAG: %[[M31:.*]] = arith.constant dense<-31> : vector<4xi32>
-// CHECK-DAG: %[[M32:.*]] = arith.constant dense<-32> : vector<4xi32>
 // CHECK-DAG: %[[ONE:.*]] = arith.constant dense<1> : vector<4xi32>
 // CHECK-DAG: %[[B31:.*]] = arith.constant dense<31> : vector<4xi32>
 // CHECK-DAG: %[[LO:.*]] = arith.constant dense<-128> : vector<4xi32>
 // CHECK-DAG: %[[HI:.*]] = arith.constant dense<127> : vector<4xi32>
 // CHECK-DAG: %[[MASK2:.*]] = arith.constant dense<[true, true, false, false]> : vector<4xi1>
+// CHECK-DAG: %[[I0:.*]] = arith.constant 0 : i32
+// CHECK-DAG: %[[I1:.*]] = arith.constant 1 : i32
 // CHECK: %[[A:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
 // CHECK: %[[M:.*]] = llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr -> vector<4xi32>
 // CHECK: %[[SB:.*]] = llvm.load %{{.*}} {alignment = 1 : i64} : !llvm.ptr -> vector<4xi8>
@@ -251,12 +252,8 @@ func.func @first_layer(%in: memref<1x3x3x3xi8>, %w: memref<2x3x3x3xi8>, %out: me
 // CHECK: %[[H2:.*]] = arith.shli %[[H]], %[[ONE]] : vector<4xi32>
 // CHECK: %[[L2:.*]] = arith.shrui %[[L]], %[[B31]] : vector<4xi32>
 // CHECK: %[[T:.*]] = arith.ori %[[H2]], %[[L2]] : vector<4xi32>
-// CHECK: %[[K:.*]] = arith.addi %[[S]], %[[M31]] : vector<4xi32>
-// CHECK: %[[Q:.*]] = arith.shrsi %[[T]], %[[K]] : vector<4xi32>
-// CHECK: %[[K2:.*]] = arith.addi %[[S]], %[[M32]] : vector<4xi32>
-// CHECK: %[[R:.*]] = arith.shrsi %[[T]], %[[K2]] : vector<4xi32>
-// CHECK: %[[RB:.*]] = arith.andi %[[R]], %[[ONE]] : vector<4xi32>
-// CHECK: %[[Y:.*]] = arith.addi %[[Q]], %[[RB]] : vector<4xi32>
+// CHECK: %[[K:.*]] = arith.subi %[[B31]], %[[S]] : vector<4xi32>
+// CHECK: %[[Y:.*]] = llvm.call_intrinsic "llvm.arm.mve.vshl.vector.v4i32.v4i32"(%[[T]], %[[K]], %[[I0]], %[[I1]], %[[I0]]) : (vector<4xi32>, vector<4xi32>, i32, i32, i32) -> vector<4xi32>
 // CHECK: %[[Z:.*]] = arith.addi %[[Y]], %[[LO]] : vector<4xi32>
 // CHECK: %[[C1:.*]] = arith.maxsi %[[Z]], %[[LO]] : vector<4xi32>
 // CHECK: %[[C2:.*]] = arith.minsi %[[C1]], %[[HI]] : vector<4xi32>
@@ -609,16 +606,14 @@ func.func @channel_rows_overlap(%arena: memref<336xi8> {llvm.noalias}) {
 
 // A per-tensor rescale whose multiplier 1073741824 and shift 38 are
 // constants in the body, with the rounding term 2^37 = 137438953472
-// folded: 8 channels as two vectors, the shifts splat: t >> (38 - 31 = 7)
-// plus bit 38 - 32 = 6 of t, as a shift by 7 and one by 6.
+// folded: 8 channels as two vectors, the shifts splat: a rounding shift
+// of t by 31 - 38 = -7.
 // CHECK-LABEL: func.func @rescale_constant
 // CHECK-DAG: %[[M:.*]] = arith.constant dense<1073741824> : vector<4xi32>
-// CHECK-DAG: %[[S7:.*]] = arith.constant dense<7> : vector<4xi32>
-// CHECK-DAG: %[[S6:.*]] = arith.constant dense<6> : vector<4xi32>
+// CHECK-DAG: %[[S7:.*]] = arith.constant dense<-7> : vector<4xi32>
 // CHECK: scf.for
 // CHECK:   llvm.call_intrinsic "llvm.arm.mve.vmulh.v4i32"(%{{.*}}, %[[M]], %{{.*}})
-// CHECK:   arith.shrsi %{{.*}}, %[[S7]] : vector<4xi32>
-// CHECK:   arith.shrsi %{{.*}}, %[[S6]] : vector<4xi32>
+// CHECK:   llvm.call_intrinsic "llvm.arm.mve.vshl.vector.v4i32.v4i32"(%{{.*}}, %[[S7]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK:   llvm.store %{{.*}} {alignment = 1 : i64} : vector<4xi8>, !llvm.ptr
 // CHECK-NOT: linalg.generic
 func.func @rescale_constant(%acc: memref<1x1x1x8xi32>, %out: memref<1x1x1x8xi8>) {
