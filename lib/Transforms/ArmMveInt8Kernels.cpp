@@ -1643,6 +1643,74 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
     return success();
   }
 };
+
+/// Rewrites a linalg.copy of int8 from a contiguous one-channel buffer
+/// (1 x H x W x 1, the in-place depthwise convolution's channel) into a
+/// view with a uniform pixel stride C (a channel of an NHWC tensor: rows W *
+/// C bytes apart) that does not overlap it: 4 pixels per vector, a load of
+/// 4 contiguous bytes (VLDRB.U32) and a scatter store of them C bytes apart
+/// (VSTRB.32 with a vector of offsets, `llvm.arm.mve.vstr.scatter.offset`).
+/// The last vector overlaps the one before when H * W is not a multiple of
+/// 4 (it stores the same bytes again).
+struct ChannelCopyToMve : OpRewritePattern<linalg::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(linalg::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return failure();
+    Value source = op.getInputs()[0], target = op.getOutputs()[0];
+    if (!isStaticIntMemRef(source, 8) || !isStaticIntMemRef(target, 8))
+      return rewriter.notifyMatchFailure(op, "not a static int8 copy");
+    auto sourceType = cast<MemRefType>(source.getType());
+    ArrayRef<int64_t> shape = sourceType.getShape();
+    std::optional<SmallVector<int64_t>> sourceStrides =
+        getStaticStrides(source);
+    std::optional<SmallVector<int64_t>> targetStrides =
+        getStaticStrides(target);
+    int64_t pixels = shape.size() == 4 ? shape[1] * shape[2] : 0;
+    if (shape.size() != 4 || shape[0] != 1 || shape[3] != 1 ||
+        pixels < kPixelLanes || !sourceStrides || !targetStrides ||
+        !sourceType.getLayout().isIdentity() ||
+        (*targetStrides)[1] != shape[2] * (*targetStrides)[2] ||
+        !areDisjoint(source, target))
+      return rewriter.notifyMatchFailure(
+          op, "not a contiguous channel copied into a uniformly strided one");
+    int64_t stride = (*targetStrides)[2];
+    Location loc = op.getLoc();
+    FailureOr<ByteView> from = getByteView(rewriter, loc, source);
+    FailureOr<ByteView> to = getByteView(rewriter, loc, target);
+    VectorBuilder vb(rewriter, loc);
+    auto vecType = VectorType::get({kPixelLanes}, vb.i32);
+    SmallVector<int32_t> laneOffsets;
+    for (int64_t lane = 0; lane < kPixelLanes; ++lane)
+      laneOffsets.push_back(lane * stride);
+    Value offsets = arith::ConstantOp::create(
+        rewriter, loc, vecType,
+        DenseElementsAttr::get(vecType, ArrayRef<int32_t>(laneOffsets)));
+    int64_t vectors = llvm::divideCeil(pixels, kPixelLanes);
+    forWithAccs(
+        rewriter, loc, 0, vectors * kPixelLanes, kPixelLanes, {},
+        [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+          VectorBuilder vb(b, loc);
+          if (pixels % kPixelLanes != 0)
+            first = arith::MinSIOp::create(b, loc, first,
+                                           vb.constant(pixels - kPixelLanes));
+          Value bytes = vb.load(from->base, vb.add(from->offset, first), vb.i8,
+                                kPixelLanes, kPixelLanes);
+          Value values = arith::ExtUIOp::create(b, loc, vecType, bytes);
+          Value at = vb.address(
+              to->base, addScaled(b, loc, to->offset, first, stride), vb.i8);
+          LLVM::CallIntrinsicOp::create(
+              b, loc,
+              b.getStringAttr("llvm.arm.mve.vstr.scatter.offset.p0.v4i32.v4i32"),
+              ValueRange{at, offsets, values, vb.constant(8), vb.constant(0)});
+          return SmallVector<Value>();
+        });
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
@@ -1650,7 +1718,7 @@ void mlir::memopt::populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
   patterns.add<ConvFhwcToMve<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToMve<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
                                                         ocBlock);
-  patterns.add<RescaleToMve>(patterns.getContext());
+  patterns.add<RescaleToMve, ChannelCopyToMve>(patterns.getContext());
   patterns.add<ConvHwcfToMve<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToMve<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
   patterns.add<DepthwiseHwcToMve<linalg::DepthwiseConv2DNhwcHwcQOp>,

@@ -19,7 +19,9 @@
 // a VMLA.I32 by the tap's weight: 6 taps in the top and bottom rows, whose
 // window row outside the input is skipped, 9 in the interior rows, then the
 // rescale (VMULH.S32) and a store of 4 bytes (VSTRB.32) (DW): 6 + 9 + 6 =
-// 21 VMLA.I32 in the code of a channel's three row loops (VMLA).
+// 21 VMLA.I32 in the code of a channel's three row loops (VMLA). The
+// channel is then copied back over the input's channel 4 pixels at a time,
+// a scatter store of 4 bytes 16 apart (VSTRB.32 with a vector of offsets).
 // With --mve-kernels=false there is none of these, and neither on the
 // cores without MVE (cortex-m4, whose kernels are the DSP ones) (NOMVE).
 // RUN: rm -rf %t && mkdir -p %t
@@ -67,6 +69,9 @@
 // DW-NEXT: le lr
 // DW-COUNT-6: vldrb.s32 q{{[0-7]}}, [r{{[0-9]+}}, q{{[0-7]}}]
 // DW-NOT: vldrb.s32 q{{[0-7]}}, [r{{[0-9]+}}, q{{[0-7]}}]
+// The channel copied back over the input's channel: a scatter store.
+// DW: vstrb.32 q{{[0-7]}}, [r{{[0-9]+}}, q{{[0-7]}}]
+// DW-NOT: vldrb.s32 q{{[0-7]}}, [r{{[0-9]+}}, q{{[0-7]}}]
 // VMLA-COUNT-21: vmla.i32 q{{[0-7]}}, q{{[0-7]}}, r{{[0-9]+}}
 // VMLA-NOT: vmla.i32
 // The depthwise taps.
@@ -74,7 +79,7 @@
 // MVE-NOT: vmul.i32
 // (Without the kernels LLVM vectorizes @inplace's clamps itself: VLDRB.U8,
 // VMAX, VMIN.)
-// NOMVE-NOT: {{vmlava|vaddva|vmul.i32|vmla.i32|vmulh|vldrb.s32}}
+// NOMVE-NOT: {{vmlava|vaddva|vmul.i32|vmla.i32|vmulh|vldrb.s32|vstrb.32}}
 // NOVECTOR-NOT: vector<
 
 func.func @mve(%x: tensor<1x4x4x32xi8>) -> (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) {
