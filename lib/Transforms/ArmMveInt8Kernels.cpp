@@ -28,9 +28,16 @@
 //                              channels scalar, taps unrolled.
 //   conv_2d_nhwc_hwcf[_q]      a vector of output channels of the filter
 //                              times the input value (VMLA by a scalar).
-//   a per-pixel rescale        4 channels per vector (VMULH.S32, per-lane
-//   (linalg.generic)           shifts, VMAX/VMIN, VSTRB.32), bit-exact with
-//                              the 64-bit rounding multiply (RescaleToMve).
+//   a per-pixel rescale        4 channels per vector (VMULH.S32, a rounding
+//   (linalg.generic)           shift VRSHL.S32, VMAX/VMIN, VSTRB.32),
+//                              bit-exact with the 64-bit rounding multiply
+//                              (RescaleToMve).
+//   the in-place depthwise     4 output pixels of a channel per vector:
+//   convolution's channel      gathered taps (VLDRB.S32 with a vector of
+//   loops                      offsets), VMLA.I32 by the weight, the vector
+//                              rescale (DepthwiseChannelRowsToMve); the
+//                              channel's copy back as scatter stores
+//                              (ChannelCopyToMve).
 //
 // A depthwise or HWCF convolution that reads fuse-rescale-accumulators'
 // padded window (filled with the input zero point, then the in-bounds input
@@ -898,11 +905,10 @@ static Value emitRescale(VectorBuilder &vb, const RescaleParts &rescale,
   // VMULH.S32 through its intrinsic: the high words of a * m. (LLVM
   // folds the same from a 64-bit multiply into (P >> 31), which it
   // does not vectorize.)
-  Value hi =
-      LLVM::CallIntrinsicOp::create(
-          b, loc, vecType, b.getStringAttr("llvm.arm.mve.vmulh.v4i32"),
-          ValueRange{a, m, vb.constant(0)})
-          ->getResult(0);
+  Value hi = LLVM::CallIntrinsicOp::create(
+                 b, loc, vecType, b.getStringAttr("llvm.arm.mve.vmulh.v4i32"),
+                 ValueRange{a, m, vb.constant(0)})
+                 ->getResult(0);
   Value lo = vb.mul(a, m);
   Value t = arith::OrIOp::create(
       b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
@@ -1094,8 +1100,7 @@ static std::optional<BufferRange> getBufferRange(Value memref) {
   auto type = dyn_cast<MemRefType>(memref.getType());
   if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
     return std::nullopt;
-  int64_t bytes =
-      type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
   if (isa<BlockArgument>(memref))
     return BufferRange{memref, 0, bytes};
   auto view = memref.getDefiningOp<memref::ViewOp>();
@@ -1118,9 +1123,9 @@ static bool areDisjoint(Value a, Value b) {
     return first->end <= second->begin || second->end <= first->begin;
   auto isNoAlias = [](Value buffer) {
     auto arg = dyn_cast<BlockArgument>(buffer);
-    auto func = arg ? dyn_cast<FunctionOpInterface>(
-                          arg.getOwner()->getParentOp())
-                    : FunctionOpInterface();
+    auto func =
+        arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+            : FunctionOpInterface();
     return func && func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
   };
   return isNoAlias(first->buffer) || isNoAlias(second->buffer);
@@ -1200,16 +1205,15 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
   Block *body = columns.getBody();
   Operation *conv = nullptr;
   for (Operation &op : *body)
-    if (isa<linalg::DepthwiseConv2DNhwcHwcQOp, linalg::DepthwiseConv2DNhwcHwcOp>(
-            op)) {
+    if (isa<linalg::DepthwiseConv2DNhwcHwcQOp,
+            linalg::DepthwiseConv2DNhwcHwcOp>(op)) {
       if (conv)
         return std::nullopt;
       conv = &op;
     }
   if (!conv)
     return std::nullopt;
-  FailureOr<ConvParts> parts =
-      matchInt8Conv(cast<linalg::LinalgOp>(conv));
+  FailureOr<ConvParts> parts = matchInt8Conv(cast<linalg::LinalgOp>(conv));
   if (failed(parts))
     return std::nullopt;
   match.parts = *parts;
@@ -1308,8 +1312,7 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
       if (!match.bias || add.getLhs().getParentBlock() != genericBody ||
           add.getRhs().getParentBlock() != genericBody ||
           !isa<BlockArgument>(add.getLhs()) ||
-          !isa<BlockArgument>(add.getRhs()) ||
-          add.getLhs() == add.getRhs() ||
+          !isa<BlockArgument>(add.getRhs()) || add.getLhs() == add.getRhs() ||
           cast<BlockArgument>(add.getLhs()).getArgNumber() >= 2 ||
           cast<BlockArgument>(add.getRhs()).getArgNumber() >= 2)
         return std::nullopt;
@@ -1322,7 +1325,8 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
         llvm::any_of(generic.getStaticLoopRanges(),
                      [](int64_t r) { return r != 1; }))
       return std::nullopt;
-    std::optional<ChannelOperand> lhs = getChannelOperand(generic, rescale->acc);
+    std::optional<ChannelOperand> lhs =
+        getChannelOperand(generic, rescale->acc);
     std::optional<ChannelOperand> rhs =
         getChannelOperand(generic, rescale->multiplier);
     std::optional<ChannelOperand> shift =
@@ -1411,8 +1415,7 @@ static std::optional<ChannelRows> matchChannelRows(scf::ForOp columns) {
           x != *firstX + match.sw * (ow - *colBegin) ||
           !isExact(y, match.kh, height, ys, ty,
                    evaluateIndex(window->h, known)) ||
-          !isExact(x, match.kw, width, xs, tx,
-                   evaluateIndex(window->w, known)))
+          !isExact(x, match.kw, width, xs, tx, evaluateIndex(window->w, known)))
         return std::nullopt;
       if (x >= 0 && x + match.kw <= width) {
         match.interiorBegin = std::min(match.interiorBegin, ow);
@@ -1454,11 +1457,13 @@ static void cloneWithBounds(PatternRewriter &rewriter, scf::ForOp loop,
 /// contiguous bytes of the output channel. Only the columns whose window
 /// lies inside the source are vectorized (the last vector overlaps the one
 /// before when their number is not a multiple of 4: it recomputes the same
-/// bytes); the border columns keep their scalar loops. A window row outside
-/// the source (a border row) is skipped by a compare per vector.
+/// bytes); the border columns keep their scalar loops. First the row loop
+/// is split into its border rows and its interior rows (whose windows lie
+/// inside the source), so that only the border rows' vectors test a window
+/// row, by a compare per vector, and skip it when it lies outside.
 ///
 /// The weights (w - zw), the bias and the rescale's multiplier and shift
-/// are read once per channel, before the row loop. The input zero point is
+/// are read once per row loop, before it. The input zero point is
 /// folded in per channel, sum (x - zx) w = sum x w - zx sum w, with
 /// zx times the sum of a skipped row's weights added back, all modulo 2^32
 /// as the op's int32 sums. Nothing is written but the output channel: the
@@ -1508,9 +1513,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
     for (int64_t ky = 0; ky < match->kh; ++ky) {
       Value rowSum = vb.constant(0);
       for (int64_t kx = 0; kx < match->kw; ++kx) {
-        Value at = vb.add(filter->offset,
-                          vb.constant(ky * filter->strides[0] +
-                                      kx * filter->strides[1]));
+        Value at = vb.add(filter->offset, vb.constant(ky * filter->strides[0] +
+                                                      kx * filter->strides[1]));
         Value w = loadScalar(rewriter, loc, filter->base, at, parts.filterZp);
         weights[ky].push_back(w);
         rowSum = vb.add(rowSum, w);
@@ -1519,7 +1523,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
       sum = vb.add(sum, rowSum);
     }
     // The accumulator's start: c + B - zx sum w.
-    Value init = vb.add(vb.constant(match->init), vb.mul(sum, vb.constant(-zx)));
+    Value init =
+        vb.add(vb.constant(match->init), vb.mul(sum, vb.constant(-zx)));
     if (match->bias) {
       FailureOr<ByteView> bias = getByteView(rewriter, loc, match->bias);
       init = vb.add(init, LLVM::LoadOp::create(
@@ -1527,15 +1532,15 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
                               vb.address(bias->base, bias->offset, vb.i32), 4));
     }
     // One multiplier and one shift for the channel.
-    auto readScalar = [&](const ChannelOperand &operand, Type element) -> Value {
+    auto readScalar = [&](const ChannelOperand &operand,
+                          Type element) -> Value {
       if (operand.constant)
         return vb.splat(element.isInteger(8) ? (*operand.constant & 0xFF)
                                              : *operand.constant,
                         kPixelLanes);
       FailureOr<ByteView> view = getByteView(rewriter, loc, operand.memref);
       Value scalar = LLVM::LoadOp::create(
-          rewriter, loc, element,
-          vb.address(view->base, view->offset, element),
+          rewriter, loc, element, vb.address(view->base, view->offset, element),
           element.getIntOrFloatBitWidth() / 8);
       if (element.isInteger(8))
         scalar = arith::ExtUIOp::create(rewriter, loc, vb.i32, scalar);
@@ -1553,8 +1558,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
       cloneWithBounds(rewriter, columns, colBegin, match->interiorBegin);
     Value oh = arith::IndexCastOp::create(rewriter, loc, vb.i32,
                                           match->rows.getInductionVar());
-    Value firstRow = addScaled(rewriter, loc, vb.constant(match->originY), oh,
-                               match->sh);
+    Value firstRow =
+        addScaled(rewriter, loc, vb.constant(match->originY), oh, match->sh);
     int64_t pixelStride = in->strides[2];
     SmallVector<int32_t> laneOffsets;
     for (int64_t lane = 0; lane < kPixelLanes; ++lane)
@@ -1572,10 +1577,9 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
           VectorBuilder vb(b, loc);
           if (interior % kPixelLanes != 0)
             first = arith::MinSIOp::create(
-                b, loc, first,
-                vb.constant(match->interiorEnd - kPixelLanes));
-          Value column = addScaled(b, loc, vb.constant(match->originX), first,
-                                   match->sw);
+                b, loc, first, vb.constant(match->interiorEnd - kPixelLanes));
+          Value column =
+              addScaled(b, loc, vb.constant(match->originX), first, match->sw);
           Value pixel = addScaled(b, loc, in->offset, firstRow, in->strides[1]);
           pixel = addScaled(b, loc, pixel, column, pixelStride);
           Value acc = vector::BroadcastOp::create(b, loc, offsetType, init);
@@ -1584,11 +1588,11 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
               VectorBuilder vb(b, loc);
               Value sum = acc;
               for (int64_t kx = 0; kx < match->kw; ++kx) {
-                Value at = vb.address(
-                    in->base,
-                    vb.add(pixel, vb.constant(ky * in->strides[1] +
-                                              kx * pixelStride)),
-                    vb.i8);
+                Value at =
+                    vb.address(in->base,
+                               vb.add(pixel, vb.constant(ky * in->strides[1] +
+                                                         kx * pixelStride)),
+                               vb.i8);
                 Value x =
                     LLVM::CallIntrinsicOp::create(
                         b, loc, offsetType,
@@ -1610,8 +1614,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
             Value inside = arith::CmpIOp::create(
                 b, loc, arith::CmpIPredicate::ult,
                 vb.add(firstRow, vb.constant(ky)),
-                vb.constant(cast<MemRefType>(match->source.getType())
-                                .getDimSize(1)));
+                vb.constant(
+                    cast<MemRefType>(match->source.getType()).getDimSize(1)));
             acc = scf::IfOp::create(
                       b, loc, inside,
                       [&](OpBuilder &b, Location loc) {
@@ -1630,8 +1634,7 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
                       })
                       .getResult(0);
           }
-          Value bytes =
-              emitRescale(vb, match->rescale, acc, multiplier, shift);
+          Value bytes = emitRescale(vb, match->rescale, acc, multiplier, shift);
           Value at = getOutputOffset(b, loc, *out, vb.constant(0), oh, first,
                                      vb.constant(0));
           vb.store(bytes, out->base, at, kPixelLanes);
@@ -1703,7 +1706,8 @@ struct ChannelCopyToMve : OpRewritePattern<linalg::CopyOp> {
               to->base, addScaled(b, loc, to->offset, first, stride), vb.i8);
           LLVM::CallIntrinsicOp::create(
               b, loc,
-              b.getStringAttr("llvm.arm.mve.vstr.scatter.offset.p0.v4i32.v4i32"),
+              b.getStringAttr(
+                  "llvm.arm.mve.vstr.scatter.offset.p0.v4i32.v4i32"),
               ValueRange{at, offsets, values, vb.constant(8), vb.constant(0)});
           return SmallVector<Value>();
         });

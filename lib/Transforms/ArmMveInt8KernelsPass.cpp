@@ -46,8 +46,8 @@ struct ArmMveInt8KernelsPass
     // of each of their pixels.
     RewritePatternSet channelPatterns(&getContext());
     populateArmMveDepthwiseChannelPatterns(channelPatterns);
-    if (failed(applyPatternsGreedily(getOperation(),
-                                     std::move(channelPatterns))))
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(channelPatterns))))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateArmMveInt8KernelPatterns(patterns, ocBlock);
