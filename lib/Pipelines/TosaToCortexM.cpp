@@ -298,10 +298,13 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      errorMessage)))
     return failure();
   // On Armv8.1-M with MVE, they become vector kernels (VMLAVA.S8), whose
-  // vector ops convert-vector-to-llvm lowers.
+  // vector ops convert-vector-to-llvm lowers; the input zero point folded
+  // into the bias spares them the filter sums (VADDVA.S8).
   bool mve = options.mveKernels && target->cpu == "cortex-m55";
-  if (mve &&
-      failed(addText(pm, "func.func(arm-mve-int8-kernels)", errorMessage)))
+  if (mve && failed(addText(pm,
+                            "arm-dsp-fold-zero-points,"
+                            "func.func(arm-mve-int8-kernels)",
+                            errorMessage)))
     return failure();
   if (mve && failed(addText(pm, "convert-vector-to-llvm", errorMessage)))
     return failure();

@@ -42,6 +42,13 @@ struct ArmMveInt8KernelsPass
           << static_cast<int64_t>(ocBlock.getValue());
       return signalPassFailure();
     }
+    // The channel loops first: the other patterns rewrite the convolution
+    // of each of their pixels.
+    RewritePatternSet channelPatterns(&getContext());
+    populateArmMveDepthwiseChannelPatterns(channelPatterns);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(channelPatterns))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateArmMveInt8KernelPatterns(patterns, ocBlock);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

@@ -46,6 +46,12 @@ void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
 void populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock);
 
+/// Adds the MVE kernel of the in-place depthwise convolution's channel
+/// loops (ArmMveInt8Kernels.cpp): vectors of 4 output pixels of one
+/// channel. It must run before populateArmMveInt8KernelPatterns, which
+/// would make the convolution of each pixel scalar.
+void populateArmMveDepthwiseChannelPatterns(RewritePatternSet &patterns);
+
 /// Adds the split of `tosa.concat`s of more than \p maxOperands operands into
 /// a tree of concats within the limit (SplitConcats.cpp).
 void populateSplitConcatsPatterns(RewritePatternSet &patterns,

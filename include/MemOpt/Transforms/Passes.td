@@ -715,12 +715,13 @@ def ArmDspFoldInputZeroPointsPass
     global (`<bias>_izp`) that the initialization reads instead: the
     convolution gets the input zero point 0. Both sides are equal in int32
     arithmetic (modulo 2^32), so the result is bit-exact. The DSP kernels
-    (`arm-dsp-int8-kernels`) then need no `SADD16` per input word. A
+    (`arm-dsp-int8-kernels`) then need no `SADD16` per input word, and the
+    MVE kernels (`arm-mve-int8-kernels`) no filter sum (`VADDVA.S8`). A
     convolution whose input is a padded window (a buffer filled with the
     zero point, written by `linalg.fill`; the kernels skip its taps outside
-    the image) keeps its zero point. Runs before `arm-dsp-int8-kernels` in
-    `cortex-m-pipeline`; no activation memory changes (the new bias is
-    flash).
+    the image) keeps its zero point. Runs before `arm-dsp-int8-kernels` and
+    `arm-mve-int8-kernels` in `cortex-m-pipeline`; no activation memory
+    changes (the new bias is flash).
   }];
   let statistics = [
     Statistic<"numFolded", "num-folded",
@@ -931,8 +932,28 @@ def ArmMveInt8KernelsPass : Pass<"arm-mve-int8-kernels", "func::FuncOp"> {
       `vector<8xi32>`: per tap the sign-extended
       input and filter (`VLDRB.S32`), the zero points added, multiplied and
       added to the accumulator vector, loaded and stored once per pixel.
-      Fewer than 4 channels (the in-place depthwise) are scalar with the
-      taps unrolled and the accumulator in a register.
+      Fewer than 4 channels are scalar with the taps unrolled and the
+      accumulator in a register.
+    - the in-place depthwise convolution's channel loops (one channel of a
+      padded KxK window per output pixel, its bias, its rescale to int8;
+      `inplace-depthwise`, `fuse-rescale-accumulators`): the rows are split
+      into border and interior rows, and the columns whose windows lie
+      inside the input become vectors of 4 output pixels of the channel:
+      per tap a gather of the 4 input bytes
+      (`llvm.arm.mve.vldr.gather.offset`, `VLDRB.S32` with a vector of
+      offsets) times the tap's weight (`VMLA.I32` by a scalar), the input
+      zero point folded per channel (`sum (x - zx) w = sum x w - zx sum w`,
+      added back for a window row outside the input), then the vector
+      rescale and a store of 4 bytes. Weights, bias, multiplier and shift
+      are read once per channel; the border columns keep their scalar
+      loops. The pattern checks, by evaluating the window's index
+      computations at every output pixel, that the window copy is exactly
+      the window's intersection with the input, and that the output
+      channel does not overlap the input. The `linalg.copy` of the
+      contiguous channel back over the input's channel (pixels C bytes
+      apart) becomes 4 pixels per vector: a load of 4 bytes and a scatter
+      store (`llvm.arm.mve.vstr.scatter.offset`, `VSTRB.32` with a vector
+      of offsets).
     - `linalg.conv_2d_nhwc_hwcf[_q]` (first layers): a vector of output
       channels of the filter times the zero-point-corrected input value.
     - A padded window (`linalg.fill` with the input zero point, then
@@ -941,12 +962,15 @@ def ArmMveInt8KernelsPass : Pass<"arm-mve-int8-kernels", "func::FuncOp"> {
       directly (a padded tap adds `(zp - zp) * w = 0`) and the fill and copy
       go; the window stays allocated, unwritten.
     - The `linalg.generic` of a per-pixel rescale to int8 (the 64-bit
-      rounding multiply of `tosa-to-arith`) over at least 4 channels whose
+      rounding multiply of `tosa-to-arith`, per channel from constant
+      globals or per tensor with constants in its body) over at least 4
+      channels whose
       shifts are constants in [32, 62] and multipliers constants other than
       INT32_MIN: 4 channels per vector, with the high words of the product
       from `llvm.arm.mve.vmulh` and `t = P >> 31 = (hi << 1) | (lo >> 31)`,
-      `round(P / 2^s) = (t >> (s - 31)) + ((t >> (s - 32)) & 1)` (per-lane
-      shifts), then the zero point, the clamp and a narrowing store.
+      `round(P / 2^s) = floor((t + 2^(s - 32)) / 2^(s - 31))`, one rounding
+      shift (`VRSHL.S32` by `31 - s` per lane, `llvm.arm.mve.vshl.vector`),
+      then the zero point, the clamp and a narrowing store.
 
     The result is bit-exact with the linalg op: the int32 sums wrap modulo
     2^32 as the op's do, and every product is exact. The kernels read their
