@@ -188,16 +188,19 @@ static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
 
 /// Calls \p body(b, iv, accs) for iv = lb, lb + step, ... < ub, threading the
 /// accumulators \p accs through an scf.for with i32 bounds; a single
-/// iteration is emitted without a loop. Returns the final accumulators.
+/// iteration is emitted without a loop. Returns the final accumulators. An
+/// \p unrollCount above 1 asks LLVM to unroll the loop by that count.
 static SmallVector<Value> forWithAccs(
     KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body,
+    unsigned unrollCount = 0) {
   return armkernels::forWithAccs(
       kb.b, kb.loc, lb, ub, step, accs,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
         KernelBuilder inner(b, loc);
         return body(inner, iv, args);
-      });
+      },
+      unrollCount);
 }
 
 /// Like forWithAccs, but emits every iteration in line (for the few taps of
@@ -214,14 +217,15 @@ static SmallVector<Value> unrolledWithAccs(
 /// Iterations up to which a reduction loop is emitted unrolled.
 static constexpr int64_t kMaxUnrolledSteps = 4;
 
-/// forWithAccs, or every iteration in line when there are at most
-/// kMaxUnrolledSteps (the short reductions of narrow layers: no loop
-/// overhead per step).
+/// forWithAccs (unrolled by \p unrollCount), or every iteration in line
+/// when there are at most kMaxUnrolledSteps (the short reductions of narrow
+/// layers: no loop overhead per step).
 static SmallVector<Value> forStepsWithAccs(
     KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body,
+    unsigned unrollCount = 0) {
   if (ub <= lb || (ub - lb + step - 1) / step > kMaxUnrolledSteps)
-    return forWithAccs(kb, lb, ub, step, accs, body);
+    return forWithAccs(kb, lb, ub, step, accs, body, unrollCount);
   SmallVector<Value> current(accs);
   for (int64_t i = lb; i < ub; i += step)
     current = body(kb, kb.constant(i), current);
@@ -617,8 +621,9 @@ static void forEachPixel(
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
 template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
-  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock)
-      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
+  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount)
+      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock),
+        unrollCount(unrollCount) {}
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
@@ -751,7 +756,8 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                                 next.push_back(kb.offsetPointer(
                                                     filterPtr, 4));
                                                 return next;
-                                              });
+                                              },
+                                              unrollCount);
                                       result.resize(width);
                                       // The input channels left over, one at a
                                       // time.
@@ -800,7 +806,10 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     return success();
   }
 
+  /// Output channels per block.
   unsigned ocBlock;
+  /// LLVM's unroll count of the SIMD reduction loop (0: no annotation).
+  unsigned unrollCount;
 };
 } // namespace
 
@@ -1206,10 +1215,11 @@ struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
 } // namespace
 
 void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
-                                                    unsigned ocBlock) {
+                                                    unsigned ocBlock,
+                                                    unsigned unrollCount) {
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
-                                                        ocBlock);
+                                                        ocBlock, unrollCount);
   patterns.add<RescaleTo32Bit, ClampToDsp>(patterns.getContext());
   patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
