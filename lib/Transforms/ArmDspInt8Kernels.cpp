@@ -844,15 +844,18 @@ struct HoistedWeights {
 };
 } // namespace
 
-/// Loads the \p kh x \p kw weights of the one-channel filter of \p parts
-/// before the outermost of the scf.for loops around \p op in which the
-/// filter is defined outside.
+/// Loads the \p kh x \p kw weights of the one-channel filter of \p parts:
+/// if the filter is a view of a constant memref.global (read-only, so no
+/// op in a loop can change it), before the outermost of the scf.for loops
+/// around \p op in which the filter is defined outside, else before \p op.
 static HoistedWeights hoistWeights(PatternRewriter &rewriter, Operation *op,
                                    const ConvParts &parts, int64_t kh,
                                    int64_t kw) {
+  std::optional<SmallVector<int64_t>> values =
+      armkernels::getGlobalValues(parts.filter);
   Operation *point = op;
   while (auto loop = dyn_cast<scf::ForOp>(point->getParentOp())) {
-    if (!loop.isDefinedOutsideOfLoop(parts.filter))
+    if (!values || !loop.isDefinedOutsideOfLoop(parts.filter))
       break;
     point = loop;
   }
@@ -861,8 +864,6 @@ static HoistedWeights hoistWeights(PatternRewriter &rewriter, Operation *op,
   KernelBuilder kb(rewriter, op->getLoc());
   HoistedWeights hoisted;
   SmallVector<Value> weights;
-  std::optional<SmallVector<int64_t>> values =
-      armkernels::getGlobalValues(parts.filter);
   if (values && !values->empty() && llvm::all_equal(*values)) {
     hoisted.splatWeight = values->front() - parts.filterZp;
     weights.assign(kh * kw, kb.constant(*hoisted.splatWeight));

@@ -341,7 +341,8 @@ func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
 // A one-channel 3x3 depthwise conv inside loops over its output pixels (as
 // the in-place depthwise convolution computes a channel), input zero point
 // 3, weight zero point 2. Its weights are loaded once, before the loops
-// (the filter is defined outside both), minus 2, and packed into halfword
+// (the filter is a constant global, defined outside both), minus 2, and
+// packed into halfword
 // pairs (w0 & 0xFFFF) | (w1 << 16), ..., w8 alone; the input zero point is
 // folded: -3 * sum(w - 2) is added to the accumulator once per pixel and the
 // nine taps multiply the input bytes as they are, SMLABB for the even taps
@@ -351,7 +352,9 @@ func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
 // CHECK-DAG: %[[SIXTEEN:.*]] = arith.constant 16 : i32
 // CHECK-DAG: %[[NEGZP:.*]] = arith.constant -3 : i32
 // CHECK-DAG: %[[WZP:.*]] = arith.constant 2 : i32
-// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: %[[W:.*]] = memref.get_global @dw_filter
+// CHECK-NOT: scf.for
+// CHECK: memref.extract_aligned_pointer_as_index %[[W]]
 // CHECK: %[[W0:.*]] = arith.subi %{{.*}}, %[[WZP]] : i32
 // CHECK: %[[W1:.*]] = arith.subi %{{.*}}, %[[WZP]] : i32
 // CHECK-COUNT-6: arith.subi %{{.*}}, %[[WZP]] : i32
@@ -374,7 +377,36 @@ func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
 // CHECK: %[[X8:.*]] = arith.extsi %{{.*}} : i8 to i32
 // CHECK-NEXT: %[[R:.*]] = llvm.call_intrinsic "llvm.arm.smlabb"(%[[X8]], %[[W8]], %{{.*}})
 // CHECK-NEXT: memref.store %[[R]]
-func.func @dw_one_channel(%in: memref<1x5x5x1xi8>, %w: memref<3x3x1xi8>, %out: memref<1x3x3x1xi32>) {
+memref.global "private" constant @dw_filter : memref<3x3x1xi8> = dense<[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]>
+func.func @dw_one_channel(%in: memref<1x5x5x1xi8>, %out: memref<1x3x3x1xi32>) {
+  %zp = arith.constant 3 : i32
+  %wzp = arith.constant 2 : i32
+  %w = memref.get_global @dw_filter : memref<3x3x1xi8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %oh = %c0 to %c3 step %c1 {
+    scf.for %ow = %c0 to %c3 step %c1 {
+      %win = memref.subview %in[0, %oh, %ow, 0] [1, 3, 3, 1] [1, 1, 1, 1] : memref<1x5x5x1xi8> to memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>
+      %acc = memref.subview %out[0, %oh, %ow, 0] [1, 1, 1, 1] [1, 1, 1, 1] : memref<1x3x3x1xi32> to memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>
+      linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %w, %zp, %wzp : memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>, memref<3x3x1xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>)
+    }
+  }
+  return
+}
+
+// -----
+
+// The same with a filter that is a function argument: its memory could be
+// written inside the loops, so its weights are loaded (and packed) in the
+// inner loop, right before the taps.
+// CHECK-LABEL: func.func @dw_one_channel_argument
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: arith.ori
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @dw_one_channel_argument(%in: memref<1x5x5x1xi8>, %w: memref<3x3x1xi8>, %out: memref<1x3x3x1xi32>) {
   %zp = arith.constant 3 : i32
   %wzp = arith.constant 2 : i32
   %c0 = arith.constant 0 : index
