@@ -294,7 +294,8 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
       llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu) &&
       failed(addText(pm,
                      "arm-dsp-fold-zero-points,"
-                     "func.func(arm-dsp-int8-kernels)",
+                     "func.func(arm-dsp-int8-kernels{unroll=" +
+                         std::to_string(options.kernelUnroll) + "})",
                      errorMessage)))
     return failure();
   // On Armv8.1-M with MVE, they become vector kernels (VMLAVA.S8), whose

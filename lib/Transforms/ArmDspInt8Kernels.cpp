@@ -19,7 +19,13 @@
 //   depthwise_conv_2d_nhwc_hwc[_q]  four channels at a time: per tap one load
 //                              of the input and one of the filter, widened
 //                              the same way, and SMLABB/SMLATT accumulate
-//                              each channel separately.
+//                              each channel separately. A one-channel
+//                              convolution (the in-place depthwise computes
+//                              one per pixel of each channel) loads its
+//                              weights once, before the pixel loops around
+//                              it, as halfword pairs for SMLABB/SMLABT, and
+//                              folds the input zero point into the
+//                              accumulator where no tap is skipped.
 //
 // Input channels (or channels) that are not a multiple of 4, and output
 // channels that are not a multiple of B, are computed by scalar tails. The
@@ -188,16 +194,19 @@ static FailureOr<ByteView> getByteView(KernelBuilder &kb, Value memref) {
 
 /// Calls \p body(b, iv, accs) for iv = lb, lb + step, ... < ub, threading the
 /// accumulators \p accs through an scf.for with i32 bounds; a single
-/// iteration is emitted without a loop. Returns the final accumulators.
+/// iteration is emitted without a loop. Returns the final accumulators. An
+/// \p unrollCount above 1 asks LLVM to unroll the loop by that count.
 static SmallVector<Value> forWithAccs(
     KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body,
+    unsigned unrollCount = 0) {
   return armkernels::forWithAccs(
       kb.b, kb.loc, lb, ub, step, accs,
       [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
         KernelBuilder inner(b, loc);
         return body(inner, iv, args);
-      });
+      },
+      unrollCount);
 }
 
 /// Like forWithAccs, but emits every iteration in line (for the few taps of
@@ -214,14 +223,15 @@ static SmallVector<Value> unrolledWithAccs(
 /// Iterations up to which a reduction loop is emitted unrolled.
 static constexpr int64_t kMaxUnrolledSteps = 4;
 
-/// forWithAccs, or every iteration in line when there are at most
-/// kMaxUnrolledSteps (the short reductions of narrow layers: no loop
-/// overhead per step).
+/// forWithAccs (unrolled by \p unrollCount), or every iteration in line
+/// when there are at most kMaxUnrolledSteps (the short reductions of narrow
+/// layers: no loop overhead per step).
 static SmallVector<Value> forStepsWithAccs(
     KernelBuilder &kb, int64_t lb, int64_t ub, int64_t step, ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body) {
+    function_ref<SmallVector<Value>(KernelBuilder &, Value, ValueRange)> body,
+    unsigned unrollCount = 0) {
   if (ub <= lb || (ub - lb + step - 1) / step > kMaxUnrolledSteps)
-    return forWithAccs(kb, lb, ub, step, accs, body);
+    return forWithAccs(kb, lb, ub, step, accs, body, unrollCount);
   SmallVector<Value> current(accs);
   for (int64_t i = lb; i < ub; i += step)
     current = body(kb, kb.constant(i), current);
@@ -430,19 +440,23 @@ ifWithAccs(KernelBuilder &kb, Value condition, ValueRange accs,
   return SmallVector<Value>(ifOp.getResults());
 }
 
-/// Calls \p tap(kb, inTap, filterTap, accs) for the taps (y, x) of a
+/// The callback of forWindowTaps: (kb, y, x, inTap, filterTap, accs) to the
+/// next accumulators.
+using WindowTap = function_ref<SmallVector<Value>(KernelBuilder &, Value, Value,
+                                                  Value, Value, ValueRange)>;
+
+/// Calls \p tap(kb, y, x, inTap, filterTap, accs) for the taps (y, x) of a
 /// \p kh x \p kw window of output pixel (\p oh, \p ow) that lie in the
 /// copied part of \p guard (all of them without one), threading \p accs, in
-/// line if \p unroll: inTap is \p inBase + y, x along the input's H and W
-/// (with dilation), filterTap \p filterBase + y, x along the filter's first
-/// two dimensions.
-static SmallVector<Value> forWindowTaps(
-    KernelBuilder &kb, const PaddedWindow *guard, bool unroll,
-    const ConvParts &parts, Value oh, Value ow, int64_t kh, int64_t kw,
-    const ByteView &in, Value inBase, const ByteView &filter, Value filterBase,
-    ValueRange accs,
-    function_ref<SmallVector<Value>(KernelBuilder &, Value, Value, ValueRange)>
-        tap) {
+/// line if \p unroll (y and x are then constants): inTap is \p inBase + y, x
+/// along the input's H and W (with dilation), filterTap \p filterBase + y, x
+/// along the filter's first two dimensions.
+static SmallVector<Value>
+forWindowTaps(KernelBuilder &kb, const PaddedWindow *guard, bool unroll,
+              const ConvParts &parts, Value oh, Value ow, int64_t kh,
+              int64_t kw, const ByteView &in, Value inBase,
+              const ByteView &filter, Value filterBase, ValueRange accs,
+              WindowTap tap) {
   return forTapsWithAccs(
       kb, unroll, kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
         Value rowCopied = isTapCopied(kb, guard, /*row=*/true, oh,
@@ -465,7 +479,7 @@ static SmallVector<Value> forWindowTaps(
                               inRow, x, parts.dilationW * in.strides[2]);
                           Value filterTap =
                               kb.addScaled(filterRow, x, filter.strides[1]);
-                          return tap(kb, inTap, filterTap, accs);
+                          return tap(kb, y, x, inTap, filterTap, accs);
                         });
                   });
             });
@@ -617,8 +631,9 @@ static void forEachPixel(
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
 template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
-  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock)
-      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
+  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount)
+      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock),
+        unrollCount(unrollCount) {}
 
   LogicalResult matchAndRewrite(ConvOp op,
                                 PatternRewriter &rewriter) const override {
@@ -751,7 +766,8 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                                                 next.push_back(kb.offsetPointer(
                                                     filterPtr, 4));
                                                 return next;
-                                              });
+                                              },
+                                              unrollCount);
                                       result.resize(width);
                                       // The input channels left over, one at a
                                       // time.
@@ -800,9 +816,89 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
     return success();
   }
 
+  /// Output channels per block.
   unsigned ocBlock;
+  /// LLVM's unroll count of the SIMD reduction loop (0: no annotation).
+  unsigned unrollCount;
 };
 } // namespace
+
+namespace {
+/// The weights of a one-channel depthwise filter, minus the filter zero
+/// point, loaded once before the loops around the convolution in which the
+/// filter does not change (the in-place depthwise convolution computes one
+/// pixel of one channel per convolution, inside loops over the channel's
+/// pixels), so that they stay in registers over the pixels.
+struct HoistedWeights {
+  /// Halfword pairs: tap 2k in the bottom half, tap 2k + 1 in the top.
+  SmallVector<Value> pairs;
+  /// The weight minus the filter zero point of a splat filter (a constant
+  /// whose weights are all the same): the kernel multiplies by this
+  /// constant, which LLVM folds (a weight of 1 is an add), instead of
+  /// reading pairs.
+  std::optional<int64_t> splatWeight;
+  /// -zi * sum(w - zw): a window read without bounds checks adds it once and
+  /// multiplies the input values without subtracting the input zero point
+  /// zi. Null if zi is 0.
+  Value foldedZeroPoint;
+};
+} // namespace
+
+/// Loads the \p kh x \p kw weights of the one-channel filter of \p parts:
+/// if the filter is a view of a constant memref.global (read-only, so no
+/// op in a loop can change it), before the outermost of the scf.for loops
+/// around \p op in which the filter is defined outside, else before \p op.
+static HoistedWeights hoistWeights(PatternRewriter &rewriter, Operation *op,
+                                   const ConvParts &parts, int64_t kh,
+                                   int64_t kw) {
+  std::optional<SmallVector<int64_t>> values =
+      armkernels::getGlobalValues(parts.filter);
+  Operation *point = op;
+  while (auto loop = dyn_cast<scf::ForOp>(point->getParentOp())) {
+    if (!values || !loop.isDefinedOutsideOfLoop(parts.filter))
+      break;
+    point = loop;
+  }
+  OpBuilder::InsertionGuard insertionGuard(rewriter);
+  rewriter.setInsertionPoint(point);
+  KernelBuilder kb(rewriter, op->getLoc());
+  HoistedWeights hoisted;
+  SmallVector<Value> weights;
+  if (values && !values->empty() && llvm::all_equal(*values)) {
+    hoisted.splatWeight = values->front() - parts.filterZp;
+    weights.assign(kh * kw, kb.constant(*hoisted.splatWeight));
+  } else {
+    // The caller checked that the filter's strides are static.
+    ByteView filter = *getByteView(kb, parts.filter);
+    Value filterZp = kb.constant(parts.filterZp);
+    for (int64_t y = 0; y < kh; ++y)
+      for (int64_t x = 0; x < kw; ++x)
+        weights.push_back(arith::SubIOp::create(
+            kb.b, kb.loc,
+            kb.loadByte(filter.base, filter.offset,
+                        y * filter.strides[0] + x * filter.strides[1]),
+            filterZp));
+  }
+  for (size_t t = 0; !hoisted.splatWeight && t < weights.size(); t += 2) {
+    if (t + 1 == weights.size()) {
+      // The bottom half of the sign-extended weight is the weight.
+      hoisted.pairs.push_back(weights[t]);
+      break;
+    }
+    Value bottom =
+        arith::AndIOp::create(kb.b, kb.loc, weights[t], kb.constant(0xFFFF));
+    Value top =
+        arith::ShLIOp::create(kb.b, kb.loc, weights[t + 1], kb.constant(16));
+    hoisted.pairs.push_back(arith::OrIOp::create(kb.b, kb.loc, bottom, top));
+  }
+  if (parts.inputZp != 0) {
+    Value sum = weights.front();
+    for (Value weight : ArrayRef<Value>(weights).drop_front())
+      sum = kb.add(sum, weight);
+    hoisted.foldedZeroPoint = kb.mul(sum, kb.constant(-parts.inputZp));
+  }
+  return hoisted;
+}
 
 namespace {
 /// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]).
@@ -830,6 +926,12 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
     int64_t channels = outShape[3];
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t simdChannels = contiguous ? channels - channels % 4 : 0;
+    bool unroll = kh * kw <= kMaxUnrolledTaps;
+    // One channel with unrolled taps (the in-place depthwise convolution):
+    // SMLABB/SMLABT with the weights in registers.
+    std::optional<HoistedWeights> hoisted;
+    if (channels == 1 && unroll)
+      hoisted = hoistWeights(rewriter, op, *parts, kh, kw);
     Value inZp = getPackedNegation(kb, parts->inputZp);
     Value filterZp = getPackedNegation(kb, parts->filterZp);
     Value inZpScalar = kb.constant(parts->inputZp);
@@ -849,12 +951,31 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
               Value inChannel = kb.addScaled(pixel, first, in->strides[3]);
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[2]);
-              bool unroll = kh * kw <= kMaxUnrolledTaps;
+              // Without bounds checks every tap is read: the input zero
+              // point is folded into the accumulator.
+              bool folded = hoisted && !guard && hoisted->foldedZeroPoint;
+              if (folded)
+                accs[0] = kb.add(accs[0], hoisted->foldedZeroPoint);
               accs = forWindowTaps(
                   kb, guard, unroll, *parts, oh, ow, kh, kw, *in, inChannel,
                   *filter, filterChannel, accs,
-                  [&](KernelBuilder &kb, Value inTap, Value filterTap,
-                      ValueRange accs) -> SmallVector<Value> {
+                  [&](KernelBuilder &kb, Value y, Value x, Value inTap,
+                      Value filterTap, ValueRange accs) -> SmallVector<Value> {
+                    if (hoisted) {
+                      Value xv = kb.loadByte(in->base, inTap);
+                      if (!folded)
+                        xv =
+                            arith::SubIOp::create(kb.b, kb.loc, xv, inZpScalar);
+                      if (hoisted->splatWeight)
+                        return SmallVector<Value>{kb.add(
+                            accs[0],
+                            kb.mul(xv, kb.constant(*hoisted->splatWeight)))};
+                      int64_t tap = *getConstantIntValue(y) * kw +
+                                    *getConstantIntValue(x);
+                      return SmallVector<Value>{kb.intrinsic(
+                          tap % 2 ? "llvm.arm.smlabt" : "llvm.arm.smlabb",
+                          {xv, hoisted->pairs[tap / 2], accs[0]})};
+                    }
                     if (width == 1) {
                       Value xv = arith::SubIOp::create(
                           kb.b, kb.loc, kb.loadByte(in->base, inTap),
@@ -941,8 +1062,8 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
               accs = forWindowTaps(
                   kb, guard, unroll, *parts, oh, ow, kh, kw, *in, pixel,
                   *filter, filterChannel, accs,
-                  [&](KernelBuilder &kb, Value inTap, Value filterTap,
-                      ValueRange accs) -> SmallVector<Value> {
+                  [&](KernelBuilder &kb, Value y, Value x, Value inTap,
+                      Value filterTap, ValueRange accs) -> SmallVector<Value> {
                     return forTapsWithAccs(
                         kb, unroll, numIc, accs,
                         [&](KernelBuilder &kb, Value ic, ValueRange accs) {
@@ -1206,10 +1327,11 @@ struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
 } // namespace
 
 void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
-                                                    unsigned ocBlock) {
+                                                    unsigned ocBlock,
+                                                    unsigned unrollCount) {
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
                ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
-                                                        ocBlock);
+                                                        ocBlock, unrollCount);
   patterns.add<RescaleTo32Bit, ClampToDsp>(patterns.getContext());
   patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());

@@ -121,7 +121,8 @@ FailureOr<ByteView> armkernels::getByteView(OpBuilder &b, Location loc,
 
 SmallVector<Value> armkernels::forWithAccs(OpBuilder &b, Location loc,
                                            int64_t lb, int64_t ub, int64_t step,
-                                           ValueRange accs, LoopBody body) {
+                                           ValueRange accs, LoopBody body,
+                                           unsigned unrollCount) {
   if (lb >= ub)
     return SmallVector<Value>(accs);
   if (lb + step >= ub)
@@ -133,7 +134,27 @@ SmallVector<Value> armkernels::forWithAccs(OpBuilder &b, Location loc,
         SmallVector<Value> results = body(b, loc, iv, args);
         scf::YieldOp::create(b, loc, results);
       });
+  if (unrollCount > 1)
+    setUnrollCount(loop, unrollCount);
   return SmallVector<Value>(loop.getResults());
+}
+
+void armkernels::setUnrollCount(scf::ForOp loop, unsigned count) {
+  MLIRContext *context = loop.getContext();
+  auto unroll = LLVM::LoopUnrollAttr::get(
+      context, /*disable=*/nullptr,
+      IntegerAttr::get(IntegerType::get(context, 32), count),
+      /*runtimeDisable=*/nullptr, /*full=*/nullptr, /*followupUnrolled=*/{},
+      /*followupRemainder=*/{}, /*followupAll=*/{});
+  auto annotation = LLVM::LoopAnnotationAttr::get(
+      context, /*disableNonforced=*/nullptr, /*vectorize=*/{},
+      /*interleave=*/{}, unroll, /*unrollAndJam=*/{}, /*licm=*/{},
+      /*distribute=*/{}, /*pipeline=*/{}, /*peeled=*/{}, /*unswitch=*/{},
+      /*mustProgress=*/nullptr, /*isVectorized=*/nullptr,
+      /*startLoc=*/{}, /*endLoc=*/{}, /*parallelAccesses=*/{});
+  loop->setAttr(LLVM::BrOp::getLoopAnnotationAttrName(
+                    OperationName(LLVM::BrOp::getOperationName(), context)),
+                annotation);
 }
 
 SmallVector<Value> armkernels::forTapsWithAccs(OpBuilder &b, Location loc,

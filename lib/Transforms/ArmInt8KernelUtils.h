@@ -16,6 +16,7 @@
 #define MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Support/LLVM.h"
 
@@ -70,10 +71,19 @@ using LoopBody =
 
 /// Calls \p body for iv = lb, lb + step, ... < ub, threading \p accs
 /// through an scf.for with i32 bounds (one iteration: no loop; none: \p
-/// accs). Returns the final values.
+/// accs). Returns the final values. An \p unrollCount above 1 asks LLVM to
+/// unroll the loop by that count (see setUnrollCount).
 SmallVector<Value> forWithAccs(OpBuilder &b, Location loc, int64_t lb,
                                int64_t ub, int64_t step, ValueRange accs,
-                               LoopBody body);
+                               LoopBody body, unsigned unrollCount = 0);
+
+/// Attaches `#llvm.loop_annotation<unroll = <count = \p count>>` to \p
+/// loop: convert-scf-to-cf copies it to the loop's back edge and
+/// convert-cf-to-llvm to the `loop_annotation` of its llvm.br, which
+/// becomes `llvm.loop.unroll.count` metadata. LLVM's loop unroller honours
+/// the count at -Os too (where it unrolls nothing of its own accord), so
+/// only the annotated loops grow.
+void setUnrollCount(scf::ForOp loop, unsigned count);
 
 /// Like forWithAccs from 0 to \p ub by 1, but every iteration in line when
 /// \p unroll.

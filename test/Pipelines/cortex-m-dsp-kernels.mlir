@@ -10,6 +10,20 @@
 // Targets without the kernels: --dsp-kernels=false, and cortex-m33/cortex-m55
 // (the pass runs for cortex-m4 and cortex-m7 only) have no SMLAD or SXTB16.
 // mem-opt-compile has no target without the DSP extension (cortex-m0/m3).
+// Unrolling: cortex-m-pipeline asks LLVM to unroll the pointwise reduction
+// loop (8 steps of 4 input channels) by 4 (kernel-unroll): the annotation
+// reaches the loop's back edge in the LLVM dialect and becomes
+// llvm.loop.unroll.count in LLVM IR. At mem-opt-compile's default (-Os,
+// --optimize=balanced) LLVM honours it: the pointwise function has 4 x 8 =
+// 32 SMLADs, still in a loop (2 iterations); --optimize=memory (-Oz) asks
+// for no unrolling and keeps the loop of 8 SMLADs.
+// RUN: mem-opt %s --cortex-m-pipeline=cpu=cortex-m4 -o %t/m4.llvm.mlir
+// RUN: FileCheck %s --check-prefix=ANNOTATED < %t/m4.llvm.mlir
+// RUN: %llvm_tools_dir/mlir-translate --mlir-to-llvmir %t/m4.llvm.mlir | FileCheck %s --check-prefix=METADATA
+// RUN: mem-opt %s --cortex-m-pipeline="cpu=cortex-m4 kernel-unroll=0" | FileCheck %s --check-prefix=NOT-ANNOTATED
+// RUN: llvm-objdump -d --no-show-raw-insn %t/m4.o | FileCheck %s --check-prefix=UNROLLED
+// RUN: mem-opt-compile %s --cpu=cortex-m4 --optimize=memory -o %t/m4z.o --quiet
+// RUN: llvm-objdump -d --no-show-raw-insn %t/m4z.o | FileCheck %s --check-prefix=ROLLED
 // RUN: rm -rf %t && mkdir -p %t
 // RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t/m4.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m4.o | FileCheck %s --check-prefix=DSP
@@ -45,6 +59,25 @@
 // DSP-DAG: smlabb
 // DSP-DAG: smlatt
 // NODSP-NOT: {{smlad|sxtb16|sadd16|smlatt}}
+
+// ANNOTATED: #[[UNROLL:.*]] = #llvm.loop_unroll<count = 4 : i32>
+// ANNOTATED: #[[ANNOTATION:.*]] = #llvm.loop_annotation<unroll = #[[UNROLL]]>
+// ANNOTATED: llvm.br ^{{.*}} {loop_annotation = #[[ANNOTATION]]}
+// ANNOTATED-NOT: loop_annotation =
+// METADATA: br label %{{.*}}, !llvm.loop ![[LOOP:[0-9]+]]
+// METADATA: ![[LOOP]] = distinct !{![[LOOP]], ![[COUNT:[0-9]+]]}
+// METADATA: ![[COUNT]] = !{!"llvm.loop.unroll.count", i32 4}
+// NOT-ANNOTATED-NOT: loop_annotation
+// UNROLLED-LABEL: <cortex_m_dsp_kernels.extracted>:
+// UNROLLED-COUNT-32: smlad
+// UNROLLED-NOT: smlad
+// UNROLLED: b{{[a-z.]*}} 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
+// UNROLLED-LABEL: <cortex_m_dsp_kernels.extracted.1>:
+// ROLLED-LABEL: <cortex_m_dsp_kernels.extracted>:
+// ROLLED-COUNT-8: smlad
+// ROLLED-NOT: smlad
+// ROLLED: b{{[a-z.]*}} 0x{{[0-9a-f]+}} <{{.*}}> @ imm = #-
+// ROLLED-LABEL: <cortex_m_dsp_kernels.extracted.1>:
 
 func.func @dsp(%x: tensor<1x4x4x32xi8>) -> (tensor<1x4x4x8xi8>, tensor<1x4x4x8xi8>) {
   %izp = "tosa.const"() <{values = dense<-128> : tensor<1xi8>}> : () -> tensor<1xi8>

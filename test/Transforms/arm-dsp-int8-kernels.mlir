@@ -335,3 +335,144 @@ func.func @clamp_strided(%x: memref<1x2x3x3xi8, strided<[36, 18, 6, 1]>>) {
   }
   return
 }
+
+// -----
+
+// A one-channel 3x3 depthwise conv inside loops over its output pixels (as
+// the in-place depthwise convolution computes a channel), input zero point
+// 3, weight zero point 2. Its weights are loaded once, before the loops
+// (the filter is a constant global, defined outside both), minus 2, and
+// packed into halfword
+// pairs (w0 & 0xFFFF) | (w1 << 16), ..., w8 alone; the input zero point is
+// folded: -3 * sum(w - 2) is added to the accumulator once per pixel and the
+// nine taps multiply the input bytes as they are, SMLABB for the even taps
+// and SMLABT for the odd ones (the bottom or the top half of their pair).
+// CHECK-LABEL: func.func @dw_one_channel
+// CHECK-DAG: %[[MASK:.*]] = arith.constant 65535 : i32
+// CHECK-DAG: %[[SIXTEEN:.*]] = arith.constant 16 : i32
+// CHECK-DAG: %[[NEGZP:.*]] = arith.constant -3 : i32
+// CHECK-DAG: %[[WZP:.*]] = arith.constant 2 : i32
+// CHECK: %[[W:.*]] = memref.get_global @dw_filter
+// CHECK-NOT: scf.for
+// CHECK: memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK: %[[W0:.*]] = arith.subi %{{.*}}, %[[WZP]] : i32
+// CHECK: %[[W1:.*]] = arith.subi %{{.*}}, %[[WZP]] : i32
+// CHECK-COUNT-6: arith.subi %{{.*}}, %[[WZP]] : i32
+// CHECK: %[[W8:.*]] = arith.subi %{{.*}}, %[[WZP]] : i32
+// CHECK: %[[LO:.*]] = arith.andi %[[W0]], %[[MASK]] : i32
+// CHECK: %[[HI:.*]] = arith.shli %[[W1]], %[[SIXTEEN]] : i32
+// CHECK: %[[P0:.*]] = arith.ori %[[LO]], %[[HI]] : i32
+// CHECK-COUNT-3: arith.ori
+// CHECK: %[[SUM:.*]] = arith.addi %{{.*}}, %[[W8]] : i32
+// CHECK: %[[FOLD:.*]] = arith.muli %[[SUM]], %[[NEGZP]] : i32
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: %[[ACC:.*]] = memref.load
+// CHECK: %[[ACCZ:.*]] = arith.addi %[[ACC]], %[[FOLD]] : i32
+// CHECK: %[[X0:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK-NEXT: %[[A0:.*]] = llvm.call_intrinsic "llvm.arm.smlabb"(%[[X0]], %[[P0]], %[[ACCZ]])
+// CHECK: %[[X1:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK-NEXT: llvm.call_intrinsic "llvm.arm.smlabt"(%[[X1]], %[[P0]], %[[A0]])
+// CHECK-COUNT-6: llvm.call_intrinsic "llvm.arm.smla{{bb|bt}}"
+// CHECK: %[[X8:.*]] = arith.extsi %{{.*}} : i8 to i32
+// CHECK-NEXT: %[[R:.*]] = llvm.call_intrinsic "llvm.arm.smlabb"(%[[X8]], %[[W8]], %{{.*}})
+// CHECK-NEXT: memref.store %[[R]]
+memref.global "private" constant @dw_filter : memref<3x3x1xi8> = dense<[[[1], [2], [3]], [[4], [5], [6]], [[7], [8], [9]]]>
+func.func @dw_one_channel(%in: memref<1x5x5x1xi8>, %out: memref<1x3x3x1xi32>) {
+  %zp = arith.constant 3 : i32
+  %wzp = arith.constant 2 : i32
+  %w = memref.get_global @dw_filter : memref<3x3x1xi8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %oh = %c0 to %c3 step %c1 {
+    scf.for %ow = %c0 to %c3 step %c1 {
+      %win = memref.subview %in[0, %oh, %ow, 0] [1, 3, 3, 1] [1, 1, 1, 1] : memref<1x5x5x1xi8> to memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>
+      %acc = memref.subview %out[0, %oh, %ow, 0] [1, 1, 1, 1] [1, 1, 1, 1] : memref<1x3x3x1xi32> to memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>
+      linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %w, %zp, %wzp : memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>, memref<3x3x1xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>)
+    }
+  }
+  return
+}
+
+// -----
+
+// The same with a filter that is a function argument: its memory could be
+// written inside the loops, so its weights are loaded (and packed) in the
+// inner loop, right before the taps.
+// CHECK-LABEL: func.func @dw_one_channel_argument
+// CHECK: scf.for
+// CHECK: scf.for
+// CHECK: memref.extract_aligned_pointer_as_index %arg1
+// CHECK: arith.ori
+// CHECK: llvm.call_intrinsic "llvm.arm.smlabb"
+func.func @dw_one_channel_argument(%in: memref<1x5x5x1xi8>, %w: memref<3x3x1xi8>, %out: memref<1x3x3x1xi32>) {
+  %zp = arith.constant 3 : i32
+  %wzp = arith.constant 2 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  scf.for %oh = %c0 to %c3 step %c1 {
+    scf.for %ow = %c0 to %c3 step %c1 {
+      %win = memref.subview %in[0, %oh, %ow, 0] [1, 3, 3, 1] [1, 1, 1, 1] : memref<1x5x5x1xi8> to memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>
+      %acc = memref.subview %out[0, %oh, %ow, 0] [1, 1, 1, 1] [1, 1, 1, 1] : memref<1x3x3x1xi32> to memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>
+      linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %w, %zp, %wzp : memref<1x3x3x1xi8, strided<[25, 5, 1, 1], offset: ?>>, memref<3x3x1xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32, strided<[9, 3, 1, 1], offset: ?>>)
+    }
+  }
+  return
+}
+
+// -----
+
+// The same reading a marked padded window, input zero point -7: the
+// interior branch folds the zero point (-(-7) * sum(w) added, no
+// subtraction), the border branch skips taps outside the image and so
+// subtracts the zero point from each input byte it reads, without the fold.
+// CHECK-LABEL: func.func @dw_one_channel_window
+// CHECK-DAG: %[[ZP:.*]] = arith.constant -7 : i32
+// CHECK-DAG: %[[NEGZP:.*]] = arith.constant 7 : i32
+// CHECK: %[[FOLD:.*]] = arith.muli %{{.*}}, %[[NEGZP]] : i32
+// CHECK: scf.if
+// CHECK: arith.addi %{{.*}}, %[[FOLD]] : i32
+// CHECK-NOT: arith.subi %{{.*}}, %[[ZP]]
+// CHECK-COUNT-9: llvm.call_intrinsic "llvm.arm.smla
+// CHECK: } else {
+// CHECK-NOT: %[[FOLD]]
+// CHECK: scf.if
+// CHECK: scf.if
+// CHECK: %[[XZ:.*]] = arith.subi %{{.*}}, %[[ZP]] : i32
+// CHECK-NEXT: llvm.call_intrinsic "llvm.arm.smlabb"(%[[XZ]]
+func.func @dw_one_channel_window(%image: memref<1x5x5x1xi8>, %window: memref<1x3x3x1xi8>, %w: memref<3x3x1xi8>, %out: memref<1x1x1x1xi32>, %r: index, %c: index, %y: index, %x: index, %h: index, %wd: index) {
+  %zp = arith.constant -7 : i32
+  %z = arith.constant 0 : i32
+  %pad = arith.constant -7 : i8
+  linalg.fill ins(%pad : i8) outs(%window : memref<1x3x3x1xi8>)
+  %part = memref.subview %image[0, %r, %c, 0] [1, %h, %wd, 1] [1, 1, 1, 1] : memref<1x5x5x1xi8> to memref<1x?x?x1xi8, strided<[25, 5, 1, 1], offset: ?>>
+  %dst = memref.subview %window[0, %y, %x, 0] [1, %h, %wd, 1] [1, 1, 1, 1] : memref<1x3x3x1xi8> to memref<1x?x?x1xi8, strided<[9, 3, 1, 1], offset: ?>>
+  linalg.copy ins(%part : memref<1x?x?x1xi8, strided<[25, 5, 1, 1], offset: ?>>) outs(%dst : memref<1x?x?x1xi8, strided<[9, 3, 1, 1], offset: ?>>) loc(fused<"memopt.padded_window">[unknown])
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%window, %w, %zp, %z : memref<1x3x3x1xi8>, memref<3x3x1xi8>, i32, i32) outs(%out : memref<1x1x1x1xi32>)
+  return
+}
+
+// -----
+
+// A splat filter (a constant of 3s, weight zero point 1): every weight is
+// the constant 3 - 1 = 2, which the taps multiply by (no load, no pair),
+// and the folded input zero point is -3 * 9 * 2 = -54.
+// CHECK-LABEL: func.func @dw_one_channel_splat
+// CHECK-DAG: %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG: %[[FOLD:.*]] = arith.constant -54 : i32
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: %[[ACC:.*]] = memref.load
+// CHECK: arith.addi %[[ACC]], %[[FOLD]] : i32
+// CHECK-COUNT-9: arith.muli %{{.*}}, %[[TWO]] : i32
+// CHECK-NOT: llvm.call_intrinsic
+// CHECK: memref.store
+memref.global "private" constant @splat_filter : memref<3x3x1xi8> = dense<3>
+func.func @dw_one_channel_splat(%in: memref<1x3x3x1xi8>, %out: memref<1x1x1x1xi32>) {
+  %zp = arith.constant 3 : i32
+  %wzp = arith.constant 1 : i32
+  %w = memref.get_global @splat_filter : memref<3x3x1xi8>
+  linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %wzp : memref<1x3x3x1xi8>, memref<3x3x1xi8>, i32, i32) outs(%out : memref<1x1x1x1xi32>)
+  return
+}

@@ -200,9 +200,10 @@ static cl::opt<std::string> symbolPrefix(
 static cl::opt<std::string> optLevel(
     "O",
     cl::desc(withDefault("Optimization level of LLVM: 0, 1, 2, 3, s (2 "
-                         "without growing the code: no unrolling for speed) "
-                         "or z (smallest code); docs/CortexM.md explains the "
-                         "default",
+                         "without growing the code: no unrolling for speed, "
+                         "except the DSP kernels' reduction loops, unrolled "
+                         "by 4) or z (smallest code); docs/CortexM.md "
+                         "explains the default",
                          "s, or what --optimize chooses")),
     cl::value_desc("level"), cl::init("s"), cl::Prefix,
     cl::cat(compileCategory));
@@ -210,8 +211,9 @@ static cl::opt<std::string> optimizeGoal(
     "optimize",
     cl::desc(withDefault(
         "What the code is optimized for: memory (-Oz, the smallest code), "
-        "balanced (-Os: small code, loops not unrolled) or speed (-O2: "
-        "unrolled kernel loops, fewer instructions, more flash). The arena "
+        "balanced (-Os: small code, only the int8 DSP kernels' reduction "
+        "loops unrolled, by 4, on cortex-m4/m7) or speed (-O2: LLVM unrolls "
+        "loops of its choice, fewest instructions, most flash). The arena "
         "is the proven minimum in all three: no kernel uses scratch SRAM. "
         "An explicit -O<level> takes precedence; --report shows the flash",
         "balanced")),
@@ -1094,6 +1096,10 @@ static LogicalResult compile(MLIRContext &context, TimingScope &timing) {
   options.maxMacOverhead = maxMacOverhead;
   options.placement = placementName;
   options.dspKernels = dspKernels;
+  // -Os unrolls the DSP kernels' reduction loops only (the pipeline's
+  // default count); -O2/-O3 leave unrolling to LLVM, -Oz unrolls nothing.
+  if (level->speed != 2 || level->size != 1)
+    options.kernelUnroll = 0;
   options.mveKernels = mveKernels;
   options.alignment = alignment;
   options.io = ioPlacement;

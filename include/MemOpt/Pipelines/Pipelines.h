@@ -141,6 +141,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
                      "(arm-dsp-int8-kernels) on cortex-m4 and cortex-m7 "
                      "(default: true)"),
       llvm::cl::init(true)};
+  /// LLVM's unroll count of the DSP kernels' reduction loops.
+  PassOptions::Option<unsigned> kernelUnroll{
+      *this, "kernel-unroll",
+      llvm::cl::desc("Unroll count that the DSP kernels ask LLVM for on "
+                     "their SIMD reduction loops (llvm.loop.unroll.count, "
+                     "honoured at -Os too; 0: none) (default: 4)"),
+      llvm::cl::init(4)};
   /// MVE kernels for int8 convolutions where the CPU has the extension.
   PassOptions::Option<bool> mveKernels{
       *this, "mve-kernels",

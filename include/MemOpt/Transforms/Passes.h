@@ -36,9 +36,11 @@ void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
 
 /// Adds the Armv7E-M DSP kernels of int8 convolutions on memrefs
 /// (ArmDspInt8Kernels.cpp); \p ocBlock output channels share one widened
-/// input word.
+/// input word, and LLVM unrolls a convolution's SIMD reduction loop by
+/// \p unrollCount (0 or 1: no annotation).
 void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
-                                      unsigned ocBlock);
+                                      unsigned ocBlock,
+                                      unsigned unrollCount = 0);
 
 /// Adds the Armv8.1-M MVE kernels of int8 convolutions on memrefs
 /// (ArmMveInt8Kernels.cpp); \p ocBlock output channels share one input

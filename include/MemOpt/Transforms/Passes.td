@@ -695,6 +695,9 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
     Option<"ocBlock", "oc-block", "unsigned", /*default=*/"4",
            "Output channels of a convolution computed together over one "
            "widened input word (1 to 8)">,
+    Option<"unroll", "unroll", "unsigned", /*default=*/"0",
+           "LLVM's unroll count of a convolution's SIMD reduction loop "
+           "(llvm.loop.unroll.count, honoured at -Os too); 0 or 1: none">,
   ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "memref::MemRefDialect"];
