@@ -327,32 +327,14 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
       if (height * unit < best.arenaSize)
         best = makePlan(buffers, problem, offsets);
     }
+  // A plan at the lower bound is minimal; planArena rejects it if it does
+  // not fit the capacity.
   best.provenMinimal = best.arenaSize == lower * unit;
-
-  // A capacity never costs bytes: when the heuristics fit it, the search
-  // below minimizes as without one; only when they do not is a plan under
-  // the capacity searched for.
-  if (options.capacity && best.arenaSize > options.capacity) {
-    int64_t capacity = options.capacity / unit;
-    if (lower > capacity)
-      return std::nullopt;
-    detail::PackingSearch search(problem.sizes, problem.aligns, problem.starts,
-                                 problem.ends);
-    detail::SearchResult result =
-        search.solve(capacity, options.maxSearchNodes, deadline);
-    if (result.status == detail::SearchStatus::Found) {
-      ArenaPlan plan = makePlan(buffers, problem, result.offsets);
-      plan.provenMinimal = plan.arenaSize == lower * unit;
-      return plan;
-    }
-    // Out of nodes proves nothing: the minimizing search below may still
-    // find a plan within the capacity (planArena checks it).
-    if (result.status != detail::SearchStatus::OutOfNodes)
-      return std::nullopt;
-  }
-
   if (best.provenMinimal)
     return best;
+
+  detail::PackingSearch search(problem.sizes, problem.aligns, problem.starts,
+                               problem.ends);
   // Find the smallest height that fits in [low, high + 1], where low is
   // proven (nothing below fits) and high + 1 is the incumbent. Each round
   // tries `low` itself (real workloads usually reach the lower bound), then
@@ -363,8 +345,6 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
   // proves every lower one infeasible too. Node budgets, not clocks, steer
   // and end this (no round's budget exceeds options.maxSearchNodes), so the
   // result is deterministic unless the time limit stops it first.
-  detail::PackingSearch search(problem.sizes, problem.aligns, problem.starts,
-                               problem.ends);
   int64_t low = lower, high = best.arenaSize / unit - 1;
   int64_t probe = low;
   uint64_t budget = 20000 + 100 * static_cast<uint64_t>(problem.size());
@@ -392,16 +372,31 @@ static std::optional<ArenaPlan> planBest(llvm::ArrayRef<ArenaBuffer> buffers,
   };
   for (; low <= high; budget *= 2) {
     if (options.maxSearchNodes && budget > options.maxSearchNodes)
-      return best;
+      break;
     if (!attempt(low))
-      return best;
+      break;
     if (probe > high)
       probe = low;
     if (low < high && !attempt(probe + (high - probe + 1) / 2))
-      return best;
+      break;
   }
-  best.provenMinimal = true;
-  return best;
+  best.provenMinimal = low > high;
+
+  // A capacity never costs bytes: the plan above is the one found without
+  // it. Only when that plan does not fit is a plan under the capacity
+  // searched for, which then stops at the first plan that fits.
+  if (!options.capacity || best.arenaSize <= options.capacity)
+    return best;
+  int64_t capacity = options.capacity / unit;
+  if (low > capacity || best.stoppedOnClock)
+    return std::nullopt;
+  detail::SearchResult result =
+      search.solve(capacity, options.maxSearchNodes, deadline);
+  if (result.status != detail::SearchStatus::Found)
+    return std::nullopt;
+  ArenaPlan plan = makePlan(buffers, problem, result.offsets);
+  plan.provenMinimal = plan.arenaSize == lower * unit;
+  return plan;
 }
 
 std::optional<ArenaPlan>

@@ -107,8 +107,10 @@ int64_t getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
 /// (a.start < b.end && b.start < a.end; an empty lifetime [t, t) collides
 /// with the buffers alive both before and after t).
 ///
-/// `Best` returns, with a capacity, the first plan found that fits, and
-/// without one the smallest plan found (never worse than greedy-by-size). It
+/// `Best` returns the smallest plan found (never worse than greedy-by-size);
+/// a capacity never changes it when it fits. Only when it does not fit does
+/// `Best` search for a plan within the capacity, and return the first it
+/// finds. It
 /// is deterministic: node budgets (`options.maxSearchNodes`) end the search,
 /// so the same input gives the same plan, unless `options.timeLimitMs` stops
 /// it first; then it returns what it has, with `stoppedOnClock` set
