@@ -17,15 +17,15 @@
 // --optimize=balanced) LLVM honours it: the pointwise function has 4 x 8 =
 // 32 SMLADs, still in a loop (2 iterations); --optimize=memory (-Oz) asks
 // for no unrolling and keeps the loop of 8 SMLADs.
+// RUN: rm -rf %t && mkdir -p %t
 // RUN: mem-opt %s --cortex-m-pipeline=cpu=cortex-m4 -o %t/m4.llvm.mlir
 // RUN: FileCheck %s --check-prefix=ANNOTATED < %t/m4.llvm.mlir
 // RUN: %llvm_tools_dir/mlir-translate --mlir-to-llvmir %t/m4.llvm.mlir | FileCheck %s --check-prefix=METADATA
 // RUN: mem-opt %s --cortex-m-pipeline="cpu=cortex-m4 kernel-unroll=0" | FileCheck %s --check-prefix=NOT-ANNOTATED
-// RUN: llvm-objdump -d --no-show-raw-insn %t/m4.o | FileCheck %s --check-prefix=UNROLLED
 // RUN: mem-opt-compile %s --cpu=cortex-m4 --optimize=memory -o %t/m4z.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m4z.o | FileCheck %s --check-prefix=ROLLED
-// RUN: rm -rf %t && mkdir -p %t
 // RUN: mem-opt-compile %s --cpu=cortex-m4 -o %t/m4.o --quiet
+// RUN: llvm-objdump -d --no-show-raw-insn %t/m4.o | FileCheck %s --check-prefix=UNROLLED
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m4.o | FileCheck %s --check-prefix=DSP
 // RUN: mem-opt-compile %s --cpu=cortex-m7 -o %t/m7.o --quiet
 // RUN: llvm-objdump -d --no-show-raw-insn %t/m7.o | FileCheck %s --check-prefix=DSP
