@@ -1171,6 +1171,18 @@ struct ChannelRows {
 /// Output pixels per vector of the channel rows.
 constexpr int64_t kPixelLanes = 4;
 
+/// The byte offsets 0, \p stride, 2 \p stride, ... of the kPixelLanes
+/// pixels of a vector, as the vector<4xi32> constant of a gather or a
+/// scatter.
+static Value getLaneOffsets(OpBuilder &b, Location loc, int64_t stride) {
+  auto type = VectorType::get({kPixelLanes}, b.getI32Type());
+  SmallVector<int32_t> offsets;
+  for (int64_t lane = 0; lane < kPixelLanes; ++lane)
+    offsets.push_back(static_cast<int32_t>(lane * stride));
+  return arith::ConstantOp::create(
+      b, loc, type, DenseElementsAttr::get(type, ArrayRef<int32_t>(offsets)));
+}
+
 /// Matches the ChannelRows of the column loop \p columns and checks, by
 /// evaluating the index computations at every output pixel, that the copy
 /// is exactly the window's intersection with the source, at an origin
@@ -1561,13 +1573,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
     Value firstRow =
         addScaled(rewriter, loc, vb.constant(match->originY), oh, match->sh);
     int64_t pixelStride = in->strides[2];
-    SmallVector<int32_t> laneOffsets;
-    for (int64_t lane = 0; lane < kPixelLanes; ++lane)
-      laneOffsets.push_back(lane * match->sw * pixelStride);
     auto offsetType = VectorType::get({kPixelLanes}, vb.i32);
-    Value offsets = arith::ConstantOp::create(
-        rewriter, loc, offsetType,
-        DenseElementsAttr::get(offsetType, ArrayRef<int32_t>(laneOffsets)));
+    Value offsets = getLaneOffsets(rewriter, loc, match->sw * pixelStride);
     int64_t interior = match->interiorEnd - match->interiorBegin;
     int64_t vectors = llvm::divideCeil(interior, kPixelLanes);
     forWithAccs(
@@ -1685,12 +1692,7 @@ struct ChannelCopyToMve : OpRewritePattern<linalg::CopyOp> {
     FailureOr<ByteView> to = getByteView(rewriter, loc, target);
     VectorBuilder vb(rewriter, loc);
     auto vecType = VectorType::get({kPixelLanes}, vb.i32);
-    SmallVector<int32_t> laneOffsets;
-    for (int64_t lane = 0; lane < kPixelLanes; ++lane)
-      laneOffsets.push_back(lane * stride);
-    Value offsets = arith::ConstantOp::create(
-        rewriter, loc, vecType,
-        DenseElementsAttr::get(vecType, ArrayRef<int32_t>(laneOffsets)));
+    Value offsets = getLaneOffsets(rewriter, loc, stride);
     int64_t vectors = llvm::divideCeil(pixels, kPixelLanes);
     forWithAccs(
         rewriter, loc, 0, vectors * kPixelLanes, kPixelLanes, {},
