@@ -1,20 +1,24 @@
-//===- ExactSearch.cpp - Best-first search of one segment -----------------===//
+//===- ExactSearch.cpp - Exact search of one segment ----------------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The exact engine searches sets S of scheduled nodes. The bytes live after S
-// depend only on S (SERENITY's observation), so one best partial schedule per
-// set suffices. Each search is best-first on the bottleneck cost f(S) =
-// max(peak so far, admissible bound of the rest), so the first complete
-// schedule taken from the queue is optimal, and when a limit stops it the
-// smallest f left is a proven lower bound. Upper bounds from heuristics
-// prune; a dominance rule runs memory-neutral nodes at once; provably safe
-// chains are never split; idle nodes only run in piles before their targets;
-// greedy completions and dives through the moves keep it anytime. The state
-// budget stops the search deterministically; the clock is a safety stop.
-// docs/Scheduling.md explains each piece and why it keeps optimality.
+// depend only on S (SERENITY's observation). The search goes in rounds; each
+// asks, depth first, for an order that peaks below the incumbent (budget:
+// the incumbent less one byte), so a set is expanded at most once per round
+// and any state whose f(S) = max(peak so far, admissible bound of the rest)
+// exceeds the budget is dropped. A round that finds an order starts the
+// next from it; one that finds none proves the incumbent optimal. Because
+// only orders within the budget count, a node that frees at least what it
+// allocates runs at once whenever its step fits the budget, which merges
+// far more states than a best-first search on f can (its allowance is the
+// level being proven). Provably safe chains are never split; idle nodes
+// only run in piles before their targets; greedy completions and dives
+// through the moves keep it anytime. The state budget stops the search
+// deterministically; the clock is a safety stop. docs/Scheduling.md
+// explains each piece and why it keeps optimality.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,14 +31,13 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
-#include <queue>
 
 using namespace llvm;
 using namespace mlir::memopt::schedule;
 
 namespace {
 
-/// Best-first search over sets of scheduled nodes of one SearchProblem.
+/// Exact search over sets of scheduled nodes of one SearchProblem.
 class ExactSearch {
 public:
   using Clock = std::chrono::steady_clock;
@@ -53,6 +56,21 @@ public:
                     uint64_t statesBefore);
 
 private:
+  /// One round: searches depth first for an order whose peak is at most
+  /// \p budget (below \p incumbentPeak) and takes the first it finds as the
+  /// incumbent; the greedy completions and dives of the anytime search may
+  /// also find one. Only orders within the budget count, so a node that frees
+  /// at least what it allocates and whose step stays within the budget runs
+  /// at once (applyFreeNodes), a set reached twice is expanded once, and a
+  /// state whose f exceeds the budget is dropped. Returns the limit that
+  /// stopped it, if any; otherwise, if the incumbent did not change, no
+  /// order is within the budget. \p bound is the proven lower bound, for
+  /// progress reports. Counts its expansions in \p outcome.
+  StopReason decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
+                    int64_t &incumbentPeak, int64_t bound,
+                    const std::function<void(const Progress &)> &onProgress,
+                    uint64_t statesBefore, SearchOutcome &outcome);
+
   /// One stored search state.
   struct State {
     /// Peak so far and live bytes after the set.
@@ -66,23 +84,6 @@ private:
     /// Hash of the set.
     uint64_t hash;
   };
-  /// A queue entry; ordered by f, then deepest first (on the level of the
-  /// optimum, that reaches a complete order soonest), then by insertion for
-  /// determinism.
-  struct Entry {
-    int64_t f, peak;
-    uint64_t sequence;
-    uint32_t state;
-    /// Nodes run, negated.
-    int32_t negSize;
-    /// True once f includes SearchProblem::dynamicBound.
-    bool refined;
-    bool operator>(const Entry &other) const {
-      return std::tie(f, negSize, sequence) >
-             std::tie(other.f, other.negSize, other.sequence);
-    }
-  };
-
   /// Returns the words of state \p index.
   Word *bits(uint32_t index) { return &stateBits[size_t(index) * numWords]; }
   const Word *bits(uint32_t index) const {
@@ -101,12 +102,12 @@ private:
   /// loses nothing. (A block of several ready nodes is not: its early frees
   /// may no longer lower the steps its last node jumps over;
   /// FreeBlockRuleIsSound.) \p candidates is the set of ready nodes
-  /// (updated);
-  /// applied nodes are appended to \p path, and \p peak and \p mem follow
-  /// them.
+  /// (updated); only those in \p pending (scratch, cleared) are tested, and
+  /// those a node run may have made free (wake). Applied nodes are appended
+  /// to \p path, and \p peak and \p mem follow them.
   void applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
                       int64_t &peak, int64_t &mem, Word *candidates,
-                      SmallVectorImpl<unsigned> &path) const;
+                      Word *pending, SmallVectorImpl<unsigned> &path) const;
   /// Applies one move of SearchProblem::getMoves to \p set (of \p size
   /// nodes, with \p peak so far and \p mem live bytes, all updated): the
   /// pile \p pile in id order, the target \p node with its forced chain,
@@ -149,6 +150,8 @@ private:
   std::vector<Word> stateBits;
   std::vector<unsigned> pathNodes;
   std::vector<uint32_t> table;
+  /// States stored by the earlier rounds: the state budget covers them all.
+  uint64_t statesBeforeRound = 0;
 };
 
 } // namespace
@@ -187,79 +190,94 @@ void ExactSearch::maybeGrow() {
     insert(index);
 }
 
-/// Marks the nodes of \p ran as run in \p candidates (the ready nodes of
-/// \p problem after \p set) and adds the successors they made ready.
-static void updateReady(const SearchProblem &problem, const Word *set,
-                        ArrayRef<unsigned> ran, Word *candidates) {
+/// Marks the nodes of \p ran, just run after \p set, as run in
+/// \p candidates (the ready nodes of \p problem), adds the successors they
+/// made ready, and marks in \p pending the candidates that the run may have
+/// made free: those it made ready and the other readers of its inputs (an
+/// input may now die at them).
+static void wake(const SearchProblem &problem, const Word *set,
+                 ArrayRef<unsigned> ran, Word *candidates, Word *pending) {
   for (unsigned node : ran) {
     candidates[node / 64] &= ~(Word(1) << (node % 64));
     for (unsigned succ : problem.succs[node])
-      if (!testBit(set, succ) && problem.isReady(set, succ))
+      if (!testBit(set, succ) && problem.isReady(set, succ)) {
         setBit(candidates, succ);
+        setBit(pending, succ);
+      }
+    for (unsigned input : problem.localNodes[node].inputs)
+      for (unsigned reader : problem.readers[input])
+        if (testBit(candidates, reader))
+          setBit(pending, reader);
   }
 }
 
 void ExactSearch::applyFreeNodes(Word *set, uint32_t &size, int64_t allowance,
                                  int64_t &peak, int64_t &mem, Word *candidates,
+                                 Word *pending,
                                  SmallVectorImpl<unsigned> &path) const {
   SmallVector<Word, 4> scratch(numWords);
-  // Keeps the nodes run on `scratch` since `pathSize` if they are free: no
-  // step above the allowance and no more live bytes than before.
-  auto commit = [&](int64_t step, int64_t after, uint32_t scratchSize,
-                    size_t pathSize) {
-    if (step > allowance || after > mem) {
-      path.resize(pathSize);
-      return false;
+  // Candidates over the allowance are tested again when the live bytes drop;
+  // a chain also depends on the inputs of its later nodes, so a chain head
+  // that failed is tested again after every run.
+  SmallVector<Word, 4> overAllowance(numWords, 0), chainHeads(numWords, 0);
+  for (unsigned w = 0; w < numWords;) {
+    if (!pending[w]) {
+      ++w;
+      continue;
     }
-    std::copy(scratch.begin(), scratch.end(), set);
-    size = scratchSize;
-    peak = std::max(peak, step);
-    mem = after;
-    updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathSize),
-                candidates);
-    return true;
-  };
-
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (unsigned w = 0; w < numWords; ++w)
-      for (Word bits = candidates[w]; bits; bits &= bits - 1) {
-        unsigned node = w * 64 + llvm::countr_zero(bits);
-        if (!problem.mayFree[node])
-          continue;
-        // The chain's first step is one of its steps, and it holds at least
-        // the bytes before it plus the node's step bytes less its saving;
-        // a node without a chain is decided by it alone, without running it
-        // on a copy.
-        const SearchProblem::LocalNode &info = problem.localNodes[node];
-        if (mem + info.stepBytes - info.inPlaceSaving > allowance)
-          continue;
-        int64_t firstStep, firstAfter;
-        problem.transition(set, size == 0, mem, node, firstStep, firstAfter);
-        if (firstStep > allowance)
-          continue;
-        if (problem.forcedNext[node] < 0) {
-          if (firstAfter > mem)
-            continue;
-          setBit(set, node);
-          ++size;
-          peak = std::max(peak, firstStep);
-          mem = firstAfter;
-          path.push_back(node);
-          updateReady(problem, set, ArrayRef<unsigned>(path).take_back(),
-                      candidates);
-          changed = true;
-          continue;
-        }
-        std::copy(set, set + numWords, scratch.begin());
-        uint32_t scratchSize = size;
-        int64_t after = mem;
-        size_t pathSize = path.size();
-        int64_t step = problem.runChain(scratch.data(), scratchSize, node,
-                                        after, path, /*followChains=*/true);
-        changed |= commit(step, after, scratchSize, pathSize);
+    unsigned node = w * 64 + llvm::countr_zero(pending[w]);
+    pending[w] &= pending[w] - 1;
+    if (!problem.mayFree[node] || !testBit(candidates, node))
+      continue;
+    // The chain's first step is one of its steps, and it holds at least
+    // the bytes before it plus the node's step bytes less its saving;
+    // a node without a chain is decided by it alone, without running it
+    // on a copy.
+    const SearchProblem::LocalNode &info = problem.localNodes[node];
+    int64_t firstStep = mem + info.stepBytes - info.inPlaceSaving, firstAfter;
+    if (firstStep <= allowance)
+      problem.transition(set, size == 0, mem, node, firstStep, firstAfter);
+    if (firstStep > allowance) {
+      setBit(overAllowance.data(), node);
+      continue;
+    }
+    int64_t memBefore = mem;
+    size_t pathSize = path.size();
+    if (problem.forcedNext[node] < 0) {
+      if (firstAfter > mem)
+        continue;
+      setBit(set, node);
+      ++size;
+      peak = std::max(peak, firstStep);
+      mem = firstAfter;
+      path.push_back(node);
+    } else {
+      // Kept if the whole chain is free: no step above the allowance and no
+      // more live bytes than before.
+      std::copy(set, set + numWords, scratch.begin());
+      uint32_t scratchSize = size;
+      int64_t after = mem;
+      int64_t step = problem.runChain(scratch.data(), scratchSize, node, after,
+                                      path, /*followChains=*/true);
+      if (step > allowance || after > mem) {
+        path.resize(pathSize);
+        setBit(chainHeads.data(), node);
+        continue;
       }
+      std::copy(scratch.begin(), scratch.end(), set);
+      size = scratchSize;
+      peak = std::max(peak, step);
+      mem = after;
+    }
+    wake(problem, set, ArrayRef<unsigned>(path).drop_front(pathSize),
+         candidates, pending);
+    for (unsigned v = 0; v < numWords; ++v) {
+      pending[v] |= chainHeads[v] | (mem < memBefore ? overAllowance[v] : 0);
+      chainHeads[v] = 0;
+      if (mem < memBefore)
+        overAllowance[v] = 0;
+    }
+    w = 0;
   }
 }
 
@@ -270,6 +288,7 @@ bool ExactSearch::applyMove(Word *set, uint32_t &size, int64_t &peak,
                             SmallVectorImpl<unsigned> &path) const {
   bool wasEmpty = size == 0;
   size_t pathStart = path.size();
+  int64_t memBefore = mem;
   // The pile, in id order (a topological order), then the target with its
   // forced chain.
   for (unsigned w = 0; w < numWords; ++w)
@@ -287,12 +306,17 @@ bool ExactSearch::applyMove(Word *set, uint32_t &size, int64_t &peak,
                                          /*followChains=*/true));
   if (peak >= cutoff)
     return false;
+  // The set before the move is closed under free nodes, and a node that
+  // was not free there only becomes free if the move woke it or freed bytes.
   SmallVector<Word, 8> candidates(ready, ready + numWords);
-  updateReady(problem, set, ArrayRef<unsigned>(path).drop_front(pathStart),
-              candidates.data());
+  SmallVector<Word, 8> pending(numWords, 0);
+  wake(problem, set, ArrayRef<unsigned>(path).drop_front(pathStart),
+       candidates.data(), pending.data());
+  if (mem < memBefore)
+    std::copy(candidates.begin(), candidates.end(), pending.begin());
   applyFreeNodes(set, size,
                  std::max({peak, allowance, problem.remainingBound(set)}), peak,
-                 mem, candidates.data(), path);
+                 mem, candidates.data(), pending.data(), path);
   return peak < cutoff;
 }
 
@@ -402,7 +426,40 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
                  const std::function<void(const Progress &)> &onProgress,
                  uint64_t statesBefore) {
   SearchOutcome outcome;
+  // A proven bound: no order peaks below it.
+  int64_t bound = std::max(problem.globalBound, target);
+  // Each round asks for an order below the incumbent. One that finds it
+  // starts the next round from it; one that finds none proves the
+  // incumbent optimal.
+  while (incumbentPeak > bound) {
+    int64_t before = incumbentPeak;
+    StopReason stoppedBy = decide(incumbentPeak - 1, incumbent, incumbentPeak,
+                                  bound, onProgress, statesBefore, outcome);
+    if (stoppedBy != StopReason::None) {
+      outcome.stoppedBy = stoppedBy;
+      outcome.lowerBound = bound;
+      return outcome;
+    }
+    if (incumbentPeak == before)
+      bound = incumbentPeak;
+  }
+  // Either the incumbent reached the target (and only the static bound is
+  // known), or it reached the proven bound, so it is optimal.
+  outcome.lowerBound =
+      incumbentPeak <= target ? problem.globalBound : incumbentPeak;
+  return outcome;
+}
+
+StopReason
+ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
+                    int64_t &incumbentPeak, int64_t bound,
+                    const std::function<void(const Progress &)> &onProgress,
+                    uint64_t statesBefore, SearchOutcome &outcome) {
   unsigned n = problem.numNodes;
+  statesBeforeRound += states.size();
+  states.clear();
+  stateBits.clear();
+  pathNodes.clear();
   table.assign(1024, kEmpty);
 
   // Ready nodes of a set.
@@ -413,7 +470,7 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
         ready.push_back(node);
   };
 
-  // The root, after the nodes that are free from the start.
+  // The root, after the nodes that are free within the budget.
   SmallVector<Word> set(numWords, 0);
   SmallVector<unsigned> path, ready;
   SmallVector<Word> candidates(numWords);
@@ -423,167 +480,123 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
   readyNodes(set.data(), ready);
   for (unsigned node : ready)
     setBit(candidates.data(), node);
-  applyFreeNodes(set.data(), size,
-                 std::max(problem.remainingBound(set.data()), target), rootPeak,
-                 mem, candidates.data(), path);
+  SmallVector<Word> pending(candidates);
+  applyFreeNodes(set.data(), size, budget, rootPeak, mem, candidates.data(),
+                 pending.data(), path);
   states.push_back({rootPeak, mem, 0, 0, (uint32_t)path.size(), size,
                     hashBits(set.data(), numWords)});
   stateBits.insert(stateBits.end(), set.begin(), set.end());
   pathNodes.insert(pathNodes.end(), path.begin(), path.end());
   insert(0);
   if (size == n) {
-    // Every node was free: the order reaches the static bound or the target.
-    if (rootPeak < incumbentPeak) {
-      incumbent.assign(path.begin(), path.end());
-      incumbentPeak = rootPeak;
-    }
-    outcome.lowerBound = problem.globalBound;
-    return outcome;
+    // Every node was free: an order within the budget.
+    acceptCompletion(0, {}, rootPeak, incumbent, incumbentPeak);
+    return StopReason::None;
   }
 
-  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
-  uint64_t sequence = 0;
-  queue.push({rootPeak, rootPeak, sequence++, 0, -int32_t(size), false});
+  // Depth first: any order within the budget answers the question, and the
+  // bytes live after a set do not depend on the path to it, so each set is
+  // expanded once.
+  SmallVector<uint32_t> stack = {0};
   SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
   SmallVector<Word> piles;
   SmallVector<unsigned> moveTargets;
-  // A proven lower bound on the peak of every order worth finding: the
-  // static bound, the target, and the largest f taken from the queue so far
-  // (each was the smallest f of the queue, so no order below it is left).
-  // Peaks at or below it are as good as each other.
-  int64_t level = std::max(problem.globalBound, target);
-  while (!queue.empty() && incumbentPeak > target) {
-    Entry entry = queue.top();
-    if (entry.f >= incumbentPeak)
-      break; // Nothing left can beat the incumbent.
-    queue.pop();
-    level = std::max(level, entry.f);
-    State state = states[entry.state];
-    if (entry.peak != state.peak)
-      continue; // Superseded by a better path to the same set.
-    // Anytime: now and then, complete the best state greedily to improve the
+  // Children of one expansion: (live bytes after, f, state).
+  SmallVector<std::tuple<int64_t, int64_t, uint32_t>> children;
+  while (!stack.empty()) {
+    uint32_t index = stack.pop_back_val();
+    // Anytime: now and then, complete the state greedily to improve the
     // incumbent while the proof goes on.
     if ((outcome.statesExplored & 1023) == 0) {
-      tryGreedyCompletion(entry.state, incumbent, incumbentPeak);
+      tryGreedyCompletion(index, incumbent, incumbentPeak);
       // Dives cost more than a greedy completion: only once the search
       // has shown it is not easy.
       if (outcome.statesExplored)
-        tryDive(entry.state, incumbent, incumbentPeak);
-      if (incumbentPeak <= target || entry.f >= incumbentPeak)
-        break;
+        tryDive(index, incumbent, incumbentPeak);
+      if (incumbentPeak <= budget)
+        return StopReason::None;
       if (onProgress)
         onProgress({statesBefore + outcome.statesExplored, incumbentPeak,
-                    std::max(problem.globalBound, entry.f)});
+                    bound});
     }
     // The state budget decides; the clock, read at every state (a few tens
     // of nanoseconds, against microseconds to milliseconds of expansion), is
     // only a safety stop.
-    bool outOfStates = maxStates && states.size() >= maxStates;
+    bool outOfStates =
+        maxStates && statesBeforeRound + states.size() >= maxStates;
     ++outcome.statesExplored;
     bool outOfTime = Clock::now() >= deadline;
-    if (outOfStates || outOfTime) {
-      // f is admissible and no entry has a smaller f: no order beats it.
-      outcome.stoppedBy = outOfStates ? StopReason::States : StopReason::Clock;
-      outcome.lowerBound = std::max(problem.globalBound, entry.f);
-      return outcome;
-    }
+    if (outOfStates || outOfTime)
+      return outOfStates ? StopReason::States : StopReason::Clock;
 
-    readyNodes(bits(entry.state), ready);
+    State state = states[index];
+    readyNodes(bits(index), ready);
     std::fill(readyMask.begin(), readyMask.end(), 0);
     for (unsigned node : ready)
       setBit(readyMask.data(), node);
-    if (!entry.refined) {
-      // Tighten f lazily, once per state that reaches the top: the next step
-      // holds the live bytes and the cheapest ready node's step.
-      int64_t nextStep = std::numeric_limits<int64_t>::max();
-      for (unsigned node : ready) {
-        int64_t step, after;
-        problem.transition(bits(entry.state), state.size == 0, state.mem, node,
-                           step, after);
-        nextStep = std::min(nextStep, step);
-      }
-      int64_t refined = problem.dynamicBound(
-          bits(entry.state), std::max(entry.f, nextStep), incumbentPeak);
-      if (refined > entry.f) {
-        queue.push({refined, entry.peak, sequence++, entry.state, entry.negSize,
-                    true});
-        continue;
-      }
+    // The next step holds the live bytes and the cheapest ready node's step;
+    // the dynamic bound holds for every completion.
+    int64_t nextStep = std::numeric_limits<int64_t>::max();
+    for (unsigned node : ready) {
+      int64_t step, after;
+      problem.transition(bits(index), state.size == 0, state.mem, node, step,
+                         after);
+      nextStep = std::min(nextStep, step);
     }
+    int64_t refined =
+        problem.dynamicBound(bits(index), nextStep, incumbentPeak);
+    if (refined > budget)
+      continue;
     // A copy: adding states may move stateBits.
-    parent.assign(bits(entry.state), bits(entry.state) + numWords);
+    parent.assign(bits(index), bits(index) + numWords);
     const Word *parentBits = parent.data();
     // One expansion of a large segment is long: the safety stop is read
     // while moves are made and at every move, so it is never overshot by
-    // more than one move. The popped state's f stays a lower bound.
-    auto stopOnTheClock = [&]() {
-      outcome.stoppedBy = StopReason::Clock;
-      outcome.lowerBound = std::max(problem.globalBound, entry.f);
-      return outcome;
-    };
+    // more than one move.
     if (!problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
                           moveTargets, deadline))
-      return stopOnTheClock();
+      return StopReason::Clock;
     bool largeSegment = problem.numNodes > 512;
+    children.clear();
     for (auto [move, node] : llvm::enumerate(moveTargets)) {
       if ((largeSegment || (move & 63) == 63) && Clock::now() >= deadline)
-        return stopOnTheClock();
+        return StopReason::Clock;
       std::copy(parentBits, parentBits + numWords, child.begin());
       uint32_t childSize = state.size;
       int64_t after = state.mem;
       path.clear();
       int64_t peak = state.peak;
-      // Every completion of the child completes the parent, so entry.f
-      // bounds it too.
       if (!applyMove(child.data(), childSize, peak, after,
-                     &piles[move * numWords], node, readyMask.data(),
-                     std::max(entry.f, target), incumbentPeak, path))
+                     &piles[move * numWords], node, readyMask.data(), budget,
+                     budget + 1, path))
         continue;
-
       if (childSize == n) {
-        // A complete order better than the incumbent.
-        SmallVector<unsigned> order = reconstruct(entry.state);
-        order.append(path.begin(), path.end());
-        incumbent.assign(order.begin(), order.end());
-        incumbentPeak = peak;
-        if (incumbentPeak <= target)
-          break;
-        continue;
+        // A complete order within the budget.
+        acceptCompletion(index, path, peak, incumbent, incumbentPeak);
+        return StopReason::None;
       }
       int64_t f = std::max({peak, after, problem.remainingBound(child.data())});
-      if (f >= incumbentPeak)
+      if (f > budget)
         continue;
       uint64_t hash = hashBits(child.data(), numWords);
-      uint32_t existing = lookup(child.data(), hash);
-      // A set reached again with a smaller peak only helps if the stored
-      // peak is above the level: every completion of the set is at least
-      // the level, so peaks up to it make no difference.
-      if (existing != kEmpty &&
-          std::max(states[existing].peak, level) <= std::max(peak, level))
+      if (lookup(child.data(), hash) != kEmpty)
         continue;
       uint32_t pathBegin = pathNodes.size();
       pathNodes.insert(pathNodes.end(), path.begin(), path.end());
-      State childState{
-          peak,      after, entry.state, pathBegin, (uint32_t)path.size(),
-          childSize, hash};
-      uint32_t index = existing;
-      if (existing == kEmpty) {
-        index = states.size();
-        states.push_back(childState);
-        stateBits.insert(stateBits.end(), child.begin(), child.end());
-        insert(index);
-        maybeGrow();
-      } else {
-        states[existing] = childState;
-      }
-      queue.push({f, peak, sequence++, index, -int32_t(childSize), false});
+      uint32_t childIndex = states.size();
+      states.push_back({peak, after, index, pathBegin, (uint32_t)path.size(),
+                        childSize, hash});
+      stateBits.insert(stateBits.end(), child.begin(), child.end());
+      insert(childIndex);
+      maybeGrow();
+      children.emplace_back(after, f, childIndex);
     }
+    // The child with the fewest live bytes, then the smallest f, on top.
+    llvm::sort(children, std::greater<>());
+    for (auto [after, f, childIndex] : children)
+      stack.push_back(childIndex);
   }
-  // Either the incumbent reached the target (and only the static bound is
-  // known), or nothing left in the queue can beat it, so it is optimal.
-  outcome.lowerBound =
-      incumbentPeak <= target ? problem.globalBound : incumbentPeak;
-  return outcome;
+  return StopReason::None;
 }
 
 SearchOutcome mlir::memopt::schedule::searchExact(

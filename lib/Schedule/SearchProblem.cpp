@@ -340,6 +340,9 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
   SmallVector<SmallVector<Word, 4>, 4> choices;
   SmallVector<unsigned> walk;
   SmallVector<Word, 4> extra(numWords), others;
+  // The nodes whose unscheduled ancestors can all idle, in one pass down the
+  // ids (a topological order; the set is closed under predecessors).
+  SmallVector<Word, 4> pileCanIdle(numWords, 0);
   for (unsigned node = 0; node < numNodes; ++node) {
     if ((node & 63) == 63 && std::chrono::steady_clock::now() >= deadline)
       return false;
@@ -353,15 +356,16 @@ bool SearchProblem::getMoves(const Word *set, bool setIsEmpty,
       }
       continue;
     }
+    if (!llvm::all_of(preds[node], [&](unsigned pred) {
+          return testBit(set, pred) || (testBit(canIdle.data(), pred) &&
+                                        testBit(pileCanIdle.data(), pred));
+        }))
+      continue;
+    setBit(pileCanIdle.data(), node);
     const Word *anc = &ancestors[node * numWords];
     const Word *desc = &descendants[node * numWords];
-    bool pileCanIdle = true;
-    for (unsigned w = 0; w < numWords; ++w) {
+    for (unsigned w = 0; w < numWords; ++w)
       base[w] = anc[w] & ~set[w];
-      pileCanIdle &= !(base[w] & ~canIdle[w]);
-    }
-    if (!pileCanIdle)
-      continue;
     // Inputs the node may kill that need more nodes in the pile: the other
     // readers still to run, with their unscheduled ancestors.
     choices.clear();
