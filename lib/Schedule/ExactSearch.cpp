@@ -152,6 +152,12 @@ private:
   std::vector<uint32_t> table;
   /// States stored by the earlier rounds: the state budget covers them all.
   uint64_t statesBeforeRound = 0;
+  /// States whose dynamic bound was computed, and those it cut. After
+  /// kBoundTrial tries, the bound is computed while it cuts at least one
+  /// state in kBoundPayoff, and otherwise every kBoundRetry expansions.
+  uint64_t boundTries = 0, boundCuts = 0;
+  static constexpr uint64_t kBoundTrial = 256, kBoundPayoff = 64,
+                            kBoundRetry = 32;
 };
 
 } // namespace
@@ -535,18 +541,25 @@ ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
     for (unsigned node : ready)
       setBit(readyMask.data(), node);
     // The next step holds the live bytes and the cheapest ready node's step;
-    // the dynamic bound holds for every completion.
-    int64_t nextStep = std::numeric_limits<int64_t>::max();
-    for (unsigned node : ready) {
-      int64_t step, after;
-      problem.transition(bits(index), state.size == 0, state.mem, node, step,
-                         after);
-      nextStep = std::min(nextStep, step);
+    // the dynamic bound holds for every completion. It costs as much as an
+    // expansion on large segments, so once it has cut almost nothing it is
+    // only tried now and then (counted in expansions: deterministic).
+    if (boundTries < kBoundTrial || boundCuts * kBoundPayoff >= boundTries ||
+        outcome.statesExplored % kBoundRetry == 0) {
+      ++boundTries;
+      int64_t nextStep = std::numeric_limits<int64_t>::max();
+      for (unsigned node : ready) {
+        int64_t step, after;
+        problem.transition(bits(index), state.size == 0, state.mem, node,
+                           step, after);
+        nextStep = std::min(nextStep, step);
+      }
+      if (problem.dynamicBound(bits(index), nextStep, incumbentPeak) >
+          budget) {
+        ++boundCuts;
+        continue;
+      }
     }
-    int64_t refined =
-        problem.dynamicBound(bits(index), nextStep, incumbentPeak);
-    if (refined > budget)
-      continue;
     // A copy: adding states may move stateBits.
     parent.assign(bits(index), bits(index) + numWords);
     const Word *parentBits = parent.data();
