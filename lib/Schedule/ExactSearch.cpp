@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <chrono>
 #include <limits>
+#include <queue>
 
 using namespace llvm;
 using namespace mlir::memopt::schedule;
@@ -43,9 +44,9 @@ public:
   using Clock = std::chrono::steady_clock;
 
   ExactSearch(const SearchProblem &problem, Clock::time_point deadline,
-              uint64_t maxStates)
+              uint64_t maxStates, uint64_t bestFirstStates)
       : problem(problem), deadline(deadline), maxStates(maxStates),
-        numWords(problem.numWords) {}
+        bestFirstStates(bestFirstStates), numWords(problem.numWords) {}
 
   /// Searches for an order better than \p incumbent (local ids, peak
   /// \p incumbentPeak), updating both when it finds one. Stops early once
@@ -56,21 +57,51 @@ public:
                     uint64_t statesBefore);
 
 private:
-  /// One round: searches depth first for an order whose peak is at most
-  /// \p budget (below \p incumbentPeak) and takes the first it finds as the
+  /// How a round searches.
+  enum class Round {
+    /// Best first on f, with the proven level as the free-node rule's
+    /// allowance: the first orders found are the best, and it proves the
+    /// level as it rises.
+    BestFirst,
+    /// Under a budget, the incumbent's peak less one byte, which is also the
+    /// allowance: more nodes run at once, but an order found may peak up to
+    /// the budget; the round ends with the first order it finds.
+    UnderBudget,
+  };
+  /// What a round established.
+  struct RoundResult {
+    /// The limit that stopped it, if any.
+    StopReason stoppedBy = StopReason::None;
+    /// Best first only: it handed over (bestFirstStates).
+    bool switchToBudget = false;
+  };
+  /// Runs one round of kind \p round. Takes the orders it finds as the
   /// incumbent; the greedy completions and dives of the anytime search may
-  /// also find one. Only orders within the budget count, so a node that frees
-  /// at least what it allocates and whose step stays within the budget runs
-  /// at once (applyFreeNodes), a set reached twice is expanded once, and a
-  /// state whose f exceeds the budget is dropped. Returns the limit that
-  /// stopped it, if any; otherwise, if the incumbent did not change, no
-  /// order is within the budget. \p bound is the proven lower bound, for
-  /// progress reports. Counts its expansions in \p outcome.
-  StopReason decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
-                    int64_t &incumbentPeak, int64_t bound,
-                    const std::function<void(const Progress &)> &onProgress,
-                    uint64_t statesBefore, SearchOutcome &outcome);
-
+  /// also improve it. \p bound is the proven lower bound, which a best-first
+  /// round raises as it goes. If no limit stopped it and it did not switch:
+  /// best first, the incumbent is optimal or at most \p target; under a
+  /// budget, either the incumbent improved or no order peaks below it.
+  /// Counts its expansions in \p outcome.
+  RoundResult search(Round round, SmallVectorImpl<unsigned> &incumbent,
+                     int64_t &incumbentPeak, int64_t &bound, int64_t target,
+                     const std::function<void(const Progress &)> &onProgress,
+                     uint64_t statesBefore, SearchOutcome &outcome);
+  /// A queue entry; ordered by f, then deepest first (on the level of the
+  /// best order, that reaches a complete order soonest), then by insertion
+  /// for determinism.
+  struct Entry {
+    int64_t f, peak;
+    uint64_t sequence;
+    uint32_t state;
+    /// Nodes run, negated.
+    int32_t negSize;
+    /// True once f includes SearchProblem::dynamicBound.
+    bool refined;
+    bool operator>(const Entry &other) const {
+      return std::tie(f, negSize, sequence) >
+             std::tie(other.f, other.negSize, other.sequence);
+    }
+  };
   /// One stored search state.
   struct State {
     /// Peak so far and live bytes after the set.
@@ -144,7 +175,7 @@ private:
 
   const SearchProblem &problem;
   Clock::time_point deadline;
-  uint64_t maxStates;
+  uint64_t maxStates, bestFirstStates;
   unsigned numWords;
   std::vector<State> states;
   std::vector<Word> stateBits;
@@ -434,20 +465,27 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
   SearchOutcome outcome;
   // A proven bound: no order peaks below it.
   int64_t bound = std::max(problem.globalBound, target);
-  // Each round asks for an order below the incumbent. One that finds it
-  // starts the next round from it; one that finds none proves the
-  // incumbent optimal.
+  // First best-first on f, as long as it looks for an order at the proven
+  // bound or proves little; then in rounds under a budget (item 3 of
+  // docs/Scheduling.md).
+  Round round = bestFirstStates ? Round::BestFirst : Round::UnderBudget;
   while (incumbentPeak > bound) {
     int64_t before = incumbentPeak;
-    StopReason stoppedBy = decide(incumbentPeak - 1, incumbent, incumbentPeak,
-                                  bound, onProgress, statesBefore, outcome);
-    if (stoppedBy != StopReason::None) {
-      outcome.stoppedBy = stoppedBy;
+    RoundResult result = search(round, incumbent, incumbentPeak, bound,
+                                target, onProgress, statesBefore, outcome);
+    if (result.stoppedBy != StopReason::None) {
+      outcome.stoppedBy = result.stoppedBy;
       outcome.lowerBound = bound;
       return outcome;
     }
-    if (incumbentPeak == before)
-      bound = incumbentPeak;
+    if (result.switchToBudget) {
+      round = Round::UnderBudget;
+      continue;
+    }
+    // Best first ends with a proof; a round under a budget either finds an
+    // order below the incumbent or proves there is none.
+    if (round == Round::BestFirst || incumbentPeak == before)
+      bound = std::max(bound, incumbentPeak);
   }
   // Either the incumbent reached the target (and only the static bound is
   // known), or it reached the proven bound, so it is optimal.
@@ -456,17 +494,30 @@ ExactSearch::run(SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
   return outcome;
 }
 
-StopReason
-ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
-                    int64_t &incumbentPeak, int64_t bound,
+ExactSearch::RoundResult
+ExactSearch::search(Round round, SmallVectorImpl<unsigned> &incumbent,
+                    int64_t &incumbentPeak, int64_t &bound, int64_t target,
                     const std::function<void(const Progress &)> &onProgress,
                     uint64_t statesBefore, SearchOutcome &outcome) {
+  bool bestFirst = round == Round::BestFirst;
   unsigned n = problem.numNodes;
   statesBeforeRound += states.size();
   states.clear();
   stateBits.clear();
   pathNodes.clear();
   table.assign(1024, kEmpty);
+  RoundResult result;
+  // Orders peaking above the budget are not worth finding. Under a budget it
+  // stays, and the round ends when it finds an order within it; best first,
+  // it follows the incumbent.
+  int64_t budget = incumbentPeak - 1;
+  // The free-node rule's allowance: under a budget, the budget (an order
+  // within it stays within it); best first, the proven level (the largest f
+  // taken from the queue: an optimal order does not peak below it).
+  int64_t initialBound = bound;
+  // Best first: the expansions when the bound first rose.
+  uint64_t firstRise = 0;
+  auto allowance = [&]() { return bestFirst ? bound : budget; };
 
   // Ready nodes of a set.
   auto readyNodes = [&](const Word *set, SmallVectorImpl<unsigned> &ready) {
@@ -476,7 +527,7 @@ ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
         ready.push_back(node);
   };
 
-  // The root, after the nodes that are free within the budget.
+  // The root, after the nodes that are free from the start.
   SmallVector<Word> set(numWords, 0);
   SmallVector<unsigned> path, ready;
   SmallVector<Word> candidates(numWords);
@@ -487,43 +538,68 @@ ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
   for (unsigned node : ready)
     setBit(candidates.data(), node);
   SmallVector<Word> pending(candidates);
-  applyFreeNodes(set.data(), size, budget, rootPeak, mem, candidates.data(),
-                 pending.data(), path);
+  applyFreeNodes(set.data(), size,
+                 std::max(problem.remainingBound(set.data()), allowance()),
+                 rootPeak, mem, candidates.data(), pending.data(), path);
   states.push_back({rootPeak, mem, 0, 0, (uint32_t)path.size(), size,
                     hashBits(set.data(), numWords)});
   stateBits.insert(stateBits.end(), set.begin(), set.end());
   pathNodes.insert(pathNodes.end(), path.begin(), path.end());
   insert(0);
   if (size == n) {
-    // Every node was free: an order within the budget.
+    // Every node was free: the order is within the allowance.
     acceptCompletion(0, {}, rootPeak, incumbent, incumbentPeak);
-    return StopReason::None;
+    return result;
   }
 
-  // Depth first: any order within the budget answers the question, and the
-  // bytes live after a set do not depend on the path to it, so each set is
-  // expanded once.
-  SmallVector<uint32_t> stack = {0};
+  // Best first: smallest f first, then deepest first, so the first orders
+  // found are the best. Under a budget any order within it answers the
+  // question: depth first, the child with the fewest live bytes (then the
+  // smallest f) first.
+  auto popsAfter = [bestFirst](const Entry &a, const Entry &b) {
+    return bestFirst ? a > b : a.sequence < b.sequence;
+  };
+  std::priority_queue<Entry, std::vector<Entry>, decltype(popsAfter)> queue(
+      popsAfter);
+  // Under a budget, the children of one expansion: (live bytes after, f,
+  // state, nodes run).
+  SmallVector<std::tuple<int64_t, int64_t, uint32_t, uint32_t>> children;
+  uint64_t sequence = 0;
+  queue.push({rootPeak, rootPeak, sequence++, 0, -int32_t(size), false});
   SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
   SmallVector<Word> piles;
   SmallVector<unsigned> moveTargets;
-  // Children of one expansion: (live bytes after, f, state).
-  SmallVector<std::tuple<int64_t, int64_t, uint32_t>> children;
-  while (!stack.empty()) {
-    uint32_t index = stack.pop_back_val();
+  while (!queue.empty()) {
+    Entry entry = queue.top();
+    if (entry.f > budget)
+      break; // Nothing left is within the budget.
+    queue.pop();
+    if (bestFirst && entry.f > bound) {
+      if (bound == initialBound)
+        firstRise = outcome.statesExplored;
+      bound = entry.f;
+    }
+    State state = states[entry.state];
+    if (entry.peak != state.peak)
+      continue; // Superseded by a better path to the same set.
     // Anytime: now and then, complete the state greedily to improve the
     // incumbent while the proof goes on.
     if ((outcome.statesExplored & 1023) == 0) {
-      tryGreedyCompletion(index, incumbent, incumbentPeak);
+      tryGreedyCompletion(entry.state, incumbent, incumbentPeak);
       // Dives cost more than a greedy completion: only once the search
       // has shown it is not easy.
       if (outcome.statesExplored)
-        tryDive(index, incumbent, incumbentPeak);
-      if (incumbentPeak <= budget)
-        return StopReason::None;
+        tryDive(entry.state, incumbent, incumbentPeak);
+      if (incumbentPeak <= (bestFirst ? target : budget))
+        return result;
+      if (bestFirst) {
+        budget = incumbentPeak - 1;
+        if (entry.f > budget)
+          break;
+      }
       if (onProgress)
-        onProgress({statesBefore + outcome.statesExplored, incumbentPeak,
-                    bound});
+        onProgress(
+            {statesBefore + outcome.statesExplored, incumbentPeak, bound});
     }
     // The state budget decides; the clock, read at every state (a few tens
     // of nanoseconds, against microseconds to milliseconds of expansion), is
@@ -532,93 +608,138 @@ ExactSearch::decide(int64_t budget, SmallVectorImpl<unsigned> &incumbent,
         maxStates && statesBeforeRound + states.size() >= maxStates;
     ++outcome.statesExplored;
     bool outOfTime = Clock::now() >= deadline;
-    if (outOfStates || outOfTime)
-      return outOfStates ? StopReason::States : StopReason::Clock;
+    if (outOfStates || outOfTime) {
+      result.stoppedBy = outOfStates ? StopReason::States : StopReason::Clock;
+      return result;
+    }
+    // Best first proves one level after another, which rounds under a
+    // budget do faster when there are many: it hands over once it has spent
+    // bestFirstStates expansions above the bound it started from. (While
+    // it looks for an order at that bound, it finds one as soon as any.)
+    if (bestFirst && bound > initialBound &&
+        outcome.statesExplored - firstRise >= bestFirstStates) {
+      result.switchToBudget = true;
+      return result;
+    }
 
-    State state = states[index];
-    readyNodes(bits(index), ready);
+    readyNodes(bits(entry.state), ready);
     std::fill(readyMask.begin(), readyMask.end(), 0);
     for (unsigned node : ready)
       setBit(readyMask.data(), node);
-    // The next step holds the live bytes and the cheapest ready node's step;
-    // the dynamic bound holds for every completion. It costs as much as an
-    // expansion on large segments, so once it has cut almost nothing it is
-    // only tried now and then (counted in expansions: deterministic).
-    if (boundTries < kBoundTrial || boundCuts * kBoundPayoff >= boundTries ||
-        outcome.statesExplored % kBoundRetry == 0) {
+    // Tighten f once per state: the next step holds the live bytes and the
+    // cheapest ready node's step, and the dynamic bound holds for every
+    // completion. The bound costs about as much as an expansion on large
+    // segments, so once it has cut almost nothing it is only tried now and
+    // then (counted in expansions: deterministic).
+    if (!entry.refined &&
+        (boundTries < kBoundTrial || boundCuts * kBoundPayoff >= boundTries ||
+         outcome.statesExplored % kBoundRetry == 0)) {
       ++boundTries;
       int64_t nextStep = std::numeric_limits<int64_t>::max();
       for (unsigned node : ready) {
         int64_t step, after;
-        problem.transition(bits(index), state.size == 0, state.mem, node,
-                           step, after);
+        problem.transition(bits(entry.state), state.size == 0, state.mem,
+                           node, step, after);
         nextStep = std::min(nextStep, step);
       }
-      if (problem.dynamicBound(bits(index), nextStep, incumbentPeak) >
-          budget) {
+      int64_t refined = problem.dynamicBound(
+          bits(entry.state), std::max(entry.f, nextStep), incumbentPeak);
+      if (refined > (bestFirst ? entry.f : budget)) {
+        // Best first, the state goes back to its place in the queue.
         ++boundCuts;
+        if (bestFirst)
+          queue.push({refined, entry.peak, sequence++, entry.state,
+                      entry.negSize, true});
         continue;
       }
     }
     // A copy: adding states may move stateBits.
-    parent.assign(bits(index), bits(index) + numWords);
+    parent.assign(bits(entry.state), bits(entry.state) + numWords);
     const Word *parentBits = parent.data();
     // One expansion of a large segment is long: the safety stop is read
     // while moves are made and at every move, so it is never overshot by
     // more than one move.
     if (!problem.getMoves(parentBits, state.size == 0, readyMask.data(), piles,
-                          moveTargets, deadline))
-      return StopReason::Clock;
+                          moveTargets, deadline)) {
+      result.stoppedBy = StopReason::Clock;
+      return result;
+    }
     bool largeSegment = problem.numNodes > 512;
     children.clear();
     for (auto [move, node] : llvm::enumerate(moveTargets)) {
-      if ((largeSegment || (move & 63) == 63) && Clock::now() >= deadline)
-        return StopReason::Clock;
+      if ((largeSegment || (move & 63) == 63) && Clock::now() >= deadline) {
+        result.stoppedBy = StopReason::Clock;
+        return result;
+      }
       std::copy(parentBits, parentBits + numWords, child.begin());
       uint32_t childSize = state.size;
       int64_t after = state.mem;
       path.clear();
       int64_t peak = state.peak;
+      // Every completion of the child completes the parent, so entry.f
+      // bounds it too.
       if (!applyMove(child.data(), childSize, peak, after,
-                     &piles[move * numWords], node, readyMask.data(), budget,
-                     budget + 1, path))
+                     &piles[move * numWords], node, readyMask.data(),
+                     std::max(entry.f, allowance()), budget + 1, path))
         continue;
       if (childSize == n) {
         // A complete order within the budget.
-        acceptCompletion(index, path, peak, incumbent, incumbentPeak);
-        return StopReason::None;
+        acceptCompletion(entry.state, path, peak, incumbent, incumbentPeak);
+        if (!bestFirst || incumbentPeak <= target)
+          return result;
+        budget = incumbentPeak - 1;
+        continue;
       }
       int64_t f = std::max({peak, after, problem.remainingBound(child.data())});
       if (f > budget)
         continue;
       uint64_t hash = hashBits(child.data(), numWords);
-      if (lookup(child.data(), hash) != kEmpty)
+      uint32_t existing = lookup(child.data(), hash);
+      // A set reached again: under a budget, every path within it is as
+      // good; best first, a smaller peak only helps if the stored one is
+      // above the proven level, since no completion of the set peaks below
+      // it (item 12).
+      if (existing != kEmpty &&
+          (!bestFirst ||
+           std::max(states[existing].peak, bound) <= std::max(peak, bound)))
         continue;
       uint32_t pathBegin = pathNodes.size();
       pathNodes.insert(pathNodes.end(), path.begin(), path.end());
-      uint32_t childIndex = states.size();
-      states.push_back({peak, after, index, pathBegin, (uint32_t)path.size(),
-                        childSize, hash});
-      stateBits.insert(stateBits.end(), child.begin(), child.end());
-      insert(childIndex);
-      maybeGrow();
-      children.emplace_back(after, f, childIndex);
+      State childState{
+          peak,      after, entry.state, pathBegin, (uint32_t)path.size(),
+          childSize, hash};
+      uint32_t index = existing;
+      if (existing == kEmpty) {
+        index = states.size();
+        states.push_back(childState);
+        stateBits.insert(stateBits.end(), child.begin(), child.end());
+        insert(index);
+        maybeGrow();
+      } else {
+        states[existing] = childState;
+      }
+      if (bestFirst)
+        queue.push({f, peak, sequence++, index, -int32_t(childSize), false});
+      else
+        children.emplace_back(after, f, index, childSize);
     }
-    // The child with the fewest live bytes, then the smallest f, on top.
     llvm::sort(children, std::greater<>());
-    for (auto [after, f, childIndex] : children)
-      stack.push_back(childIndex);
+    for (auto [after, f, index, childSize] : children)
+      queue.push({f, states[index].peak, sequence++, index,
+                  -int32_t(childSize), false});
   }
-  return StopReason::None;
+  // Nothing left within the budget: best first, the incumbent is optimal;
+  // under a budget, no order is within it.
+  return result;
 }
 
 SearchOutcome mlir::memopt::schedule::searchExact(
     const SearchProblem &problem,
     std::chrono::steady_clock::time_point deadline, uint64_t maxStates,
-    SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
+    uint64_t bestFirstStates, SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
     int64_t target, const std::function<void(const Progress &)> &onProgress,
     uint64_t statesBefore) {
   assert(problem.searchReady && "prepareSearch() has not run");
-  ExactSearch search(problem, deadline, maxStates);
+  ExactSearch search(problem, deadline, maxStates, bestFirstStates);
   return search.run(incumbent, incumbentPeak, target, onProgress, statesBefore);
 }

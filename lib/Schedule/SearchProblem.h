@@ -368,12 +368,15 @@ struct SearchOutcome {
 /// peak \p incumbentPeak), updating both when it finds one. Stops early once
 /// the incumbent is at most \p target, a bound known to hold elsewhere; stops
 /// with a proven bound when \p maxStates states are stored (0: no budget)
-/// or, as a safety stop, at \p deadline; calls \p onProgress, if set, every
-/// 1024 expansions with \p statesBefore added to its state count
+/// or, as a safety stop, at \p deadline; searches best first until it has
+/// spent \p bestFirstStates expansions above the bound it started from (0:
+/// not at all), then in rounds under a budget; calls \p onProgress, if set,
+/// every 1024 expansions with \p statesBefore added to its state count
 /// (ExactSearch.cpp).
 SearchOutcome
 searchExact(const SearchProblem &problem,
             std::chrono::steady_clock::time_point deadline, uint64_t maxStates,
+            uint64_t bestFirstStates,
             llvm::SmallVectorImpl<unsigned> &incumbent, int64_t &incumbentPeak,
             int64_t target,
             const std::function<void(const Progress &)> &onProgress,

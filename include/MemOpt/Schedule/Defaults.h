@@ -32,6 +32,11 @@ constexpr uint64_t kDefaultMaxStates = 4000000;
 /// under kDefaultMaxStates needs at most 125,952 (docs/CortexM.md).
 constexpr uint64_t kDefaultCompileMaxStates = 250000;
 
+/// Default expansions a best-first round of the exact search spends above
+/// the bound it started from before rounds under a budget take over
+/// (docs/Scheduling.md, item 3).
+constexpr uint64_t kDefaultBestFirstStates = 256;
+
 /// Default node budget of the exact search: a segment with more nodes is not
 /// searched (it keeps its best heuristic order, with its static bound). The
 /// search's moves and bounds cost time and memory quadratic in a segment's

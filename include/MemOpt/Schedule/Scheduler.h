@@ -5,10 +5,10 @@
 //===----------------------------------------------------------------------===//
 //
 // Orders the nodes of a Problem to minimize the peak of live bytes under the
-// step model (StepModel.h). The exact engine (ExactSearch.cpp) is a
-// best-first (A*) search over sets of scheduled nodes with a bottleneck cost,
-// admissible lower bounds, pruning by the best heuristic schedule, and
-// dominance rules; the problem is first cut into segments (Segments.cpp).
+// step model (StepModel.h). The exact engine (ExactSearch.cpp) searches sets
+// of scheduled nodes in rounds, each a depth-first search for an order below
+// the incumbent with a bottleneck cost, admissible lower bounds and dominance
+// rules; the problem is first cut into segments (Segments.cpp).
 // Baseline orders (file order, Kahn, reverse post-order, greedy;
 // Baselines.cpp) are available for comparison. docs/Scheduling.md explains
 // each piece.
@@ -77,6 +77,11 @@ struct Limits {
   /// Largest segment the exact search takes on, in nodes; a larger one keeps
   /// its best heuristic order. 0 means none. Deterministic, like maxStates.
   uint64_t maxSearchNodes = kDefaultMaxSearchNodes;
+  /// Expansions the exact search spends best first above the bound it
+  /// started from before it searches in rounds under a budget; 0: rounds
+  /// under a budget from the start. Deterministic; the result is optimal
+  /// either way, only the time differs.
+  uint64_t bestFirstStates = kDefaultBestFirstStates;
   /// If set, called every 1024 expansions of the exact search. It only
   /// observes: the search and its result do not depend on it.
   std::function<void(const Progress &)> onProgress;
