@@ -5,20 +5,23 @@
 //===----------------------------------------------------------------------===//
 //
 // The exact engine searches sets S of scheduled nodes. The bytes live after S
-// depend only on S (SERENITY's observation). The search goes in rounds; each
-// asks, depth first, for an order that peaks below the incumbent (budget:
-// the incumbent less one byte), so a set is expanded at most once per round
-// and any state whose f(S) = max(peak so far, admissible bound of the rest)
-// exceeds the budget is dropped. A round that finds an order starts the
-// next from it; one that finds none proves the incumbent optimal. Because
-// only orders within the budget count, a node that frees at least what it
-// allocates runs at once whenever its step fits the budget, which merges
-// far more states than a best-first search on f can (its allowance is the
-// level being proven). Provably safe chains are never split; idle nodes
-// only run in piles before their targets; greedy completions and dives
-// through the moves keep it anytime. The state budget stops the search
-// deterministically; the clock is a safety stop. docs/Scheduling.md
-// explains each piece and why it keeps optimality.
+// depend only on S (SERENITY's observation). The search starts best first on
+// the bottleneck cost f(S) = max(peak so far, admissible bound of the rest):
+// the first complete order taken from the queue is optimal, and the largest
+// f taken is a proven bound. Once it has spent a few hundred expansions
+// above the bound it started from, it goes on in rounds: each asks, depth
+// first, for an order that peaks below the incumbent (budget: the incumbent
+// less one byte), expands a set at most once and drops any state whose f
+// exceeds the budget. A round that finds an order starts the next from it;
+// one that finds none proves the incumbent optimal. Because only orders
+// within the budget count, a node that frees at least what it allocates
+// runs at once whenever its step fits the budget, which merges far more
+// states than best first can (its allowance is the level being proven).
+// Provably safe chains are never split; idle nodes only run in piles before
+// their targets; greedy completions and dives through the moves keep it
+// anytime. The state budget stops the search deterministically; the clock is
+// a safety stop. docs/Scheduling.md explains each piece and why it keeps
+// optimality.
 //
 //===----------------------------------------------------------------------===//
 
@@ -86,9 +89,9 @@ private:
                      int64_t &incumbentPeak, int64_t &bound, int64_t target,
                      const std::function<void(const Progress &)> &onProgress,
                      uint64_t statesBefore, SearchOutcome &outcome);
-  /// A queue entry; ordered by f, then deepest first (on the level of the
-  /// best order, that reaches a complete order soonest), then by insertion
-  /// for determinism.
+  /// A queue entry. Best first, ordered by f, then deepest first (on the
+  /// level of the best order, that reaches a complete order soonest), then by
+  /// insertion for determinism; under a budget, last in first out.
   struct Entry {
     int64_t f, peak;
     uint64_t sequence;

@@ -6,9 +6,10 @@
 //
 // Orders the nodes of a Problem to minimize the peak of live bytes under the
 // step model (StepModel.h). The exact engine (ExactSearch.cpp) searches sets
-// of scheduled nodes in rounds, each a depth-first search for an order below
-// the incumbent with a bottleneck cost, admissible lower bounds and dominance
-// rules; the problem is first cut into segments (Segments.cpp).
+// of scheduled nodes best first on a bottleneck cost, then in rounds that
+// each look depth first for an order below the incumbent, with admissible
+// lower bounds and dominance rules; the problem is first cut into segments
+// (Segments.cpp).
 // Baseline orders (file order, Kahn, reverse post-order, greedy;
 // Baselines.cpp) are available for comparison. docs/Scheduling.md explains
 // each piece.

@@ -131,11 +131,11 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
     effects keep their relative order, and constants move along with their
     first user. The same input always gives the same order.
 
-    `algorithm=exact` (default) searches sets of scheduled ops, in rounds that
-    each look depth first for an order below the best one found, with
-    admissible lower bounds, an upper bound from heuristics and dominance
-    rules (see `docs/Scheduling.md`); when it finishes, the order is proven
-    optimal. If a limit (`max-states`, `max-search-nodes`, or the safety stop
+    `algorithm=exact` (default) searches sets of scheduled ops, best first and
+    then in rounds that each look depth first for an order below the best
+    one found, with admissible lower bounds, an upper bound from heuristics
+    and dominance rules (see `docs/Scheduling.md`); when it finishes, the
+    order is proven optimal. If a limit (`max-states`, `max-search-nodes`, or the safety stop
     `time-limit-ms`) stops it, it keeps the best order found, emits a remark
     with the gap to the proven lower bound and the limit that stopped it, and
     never returns an order worse than the input. The state and node budgets
