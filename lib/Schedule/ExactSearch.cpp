@@ -8,7 +8,7 @@
 // depend only on S (SERENITY's observation). The search starts best first on
 // the bottleneck cost f(S) = max(peak so far, admissible bound of the rest):
 // the first complete order taken from the queue is optimal, and the largest
-// f taken is a proven bound. Once it has spent a few hundred expansions
+// f taken is a proven bound. Once it has spent about a thousand expansions
 // above the bound it started from, it goes on in rounds: each asks, depth
 // first, for an order that peaks below the incumbent (budget: the incumbent
 // less one byte), expands a set at most once and drops any state whose f
