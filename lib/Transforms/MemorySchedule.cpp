@@ -133,6 +133,7 @@ void MemorySchedulePass::runOnOperation() {
   schedule::Limits limits{timeLimitMs, maxStates};
   limits.start = start;
   limits.maxSearchNodes = maxSearchNodes;
+  limits.bestFirstStates = bestFirstStates;
   if (progressMs) {
     // Progress goes to the diagnostics only; the search does not see it.
     auto lastReport = start;

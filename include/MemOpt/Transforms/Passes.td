@@ -183,6 +183,12 @@ def MemorySchedulePass : Pass<"memory-schedule", "func::FuncOp"> {
            /*default=*/"::mlir::memopt::schedule::kDefaultMaxSearchNodes",
            "Largest segment, in ops, the exact search takes on; a larger one "
            "keeps its best heuristic order (0: no limit; default: 4096)">,
+    Option<"bestFirstStates", "best-first-states", "uint64_t",
+           /*default=*/"::mlir::memopt::schedule::kDefaultBestFirstStates",
+           "Expansions the exact search spends best first above the bound "
+           "it started from before it searches in rounds under a budget; "
+           "deterministic, the order stays optimal (0: rounds from the "
+           "start; default: 1024)">,
     Option<"budget", "budget", "int64_t", /*default=*/"0",
            "Activation memory of the device in bytes; fail if the order "
            "needs more (0: no budget; default: 0)">,
