@@ -26,10 +26,9 @@ constexpr uint64_t kDefaultTimeLimitMs = 10000;
 /// Default budget of distinct search states of one function's exact search.
 constexpr uint64_t kDefaultMaxStates = 4000000;
 /// Default state budget of mem-opt-compile, which must finish a model in
-/// seconds: on a 734-op RandWire cell the search expands about 64,000
-/// states a second on a loaded 2-core machine, so the budget stops it in
-/// about 4 s, well before the clock; every benchmark model proven optimal
-/// under kDefaultMaxStates needs at most 125,952 (docs/CortexM.md).
+/// seconds: it stops the search of a 734-op RandWire cell in 4-6 s, before
+/// the clock; every benchmark model proven optimal under kDefaultMaxStates
+/// needs at most 4,497 (docs/CortexM.md).
 constexpr uint64_t kDefaultCompileMaxStates = 250000;
 
 /// Default expansions a best-first round of the exact search spends above
