@@ -815,6 +815,9 @@ RC_GTEST_PROP(StepModelProperty, StateBudgetIsSoundAndDeterministic, ()) {
   Limits limits;
   limits.maxStates = *rc::gen::inRange<uint64_t>(1, 8);
   limits.timeLimitMs = 0; // No clock: only the budget may stop the search.
+  // Best first, or in rounds under a budget from the start (a stop inside a
+  // round reports the bound proven before it).
+  limits.bestFirstStates = *rc::gen::element<uint64_t>(0, 1024);
   Result result = scheduleForMemory(problem, Algorithm::Exact, limits);
   RC_ASSERT(succeeded(problem.verify(result.order)));
   RC_ASSERT(result.lowerBound <= optimum);
