@@ -514,12 +514,13 @@ ExactSearch::search(Round round, SmallVectorImpl<unsigned> &incumbent,
   // stays, and the round ends when it finds an order within it; best first,
   // it follows the incumbent.
   int64_t budget = incumbentPeak - 1;
+  // Best first: the bound it started from, and the expansions when the
+  // bound first rose above it.
+  int64_t initialBound = bound;
+  uint64_t firstRise = 0;
   // The free-node rule's allowance: under a budget, the budget (an order
   // within it stays within it); best first, the proven level (the largest f
   // taken from the queue: an optimal order does not peak below it).
-  int64_t initialBound = bound;
-  // Best first: the expansions when the bound first rose.
-  uint64_t firstRise = 0;
   auto allowance = [&]() { return bestFirst ? bound : budget; };
 
   // Ready nodes of a set.
