@@ -289,25 +289,25 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   }
 
   // 6. LLVM dialect for the CPU: 32-bit index, bare pointers at calls.
-  // On Armv7E-M, int8 convolutions first become DSP kernels (SXTB16, SMLAD).
-  if (options.dspKernels &&
-      llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu) &&
-      failed(addText(pm,
-                     "arm-dsp-fold-zero-points,"
-                     "func.func(arm-dsp-int8-kernels{unroll=" +
-                         std::to_string(options.kernelUnroll) + "})",
-                     errorMessage)))
-    return failure();
-  // On Armv8.1-M with MVE, they become vector kernels (VMLAVA.S8), whose
-  // vector ops convert-vector-to-llvm lowers; the input zero point folded
-  // into the bias spares them the filter sums (VADDVA.S8).
+  // On Armv7E-M, int8 convolutions first become DSP kernels (SXTB16, SMLAD);
+  // on Armv8.1-M with MVE, vector kernels (VMLAVA.S8), whose vector ops
+  // convert-vector-to-llvm lowers. Both take the input zero point folded
+  // into the bias, which spares them the filter sums.
+  bool dsp = options.dspKernels &&
+             llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu);
   bool mve = options.mveKernels && target->cpu == "cortex-m55";
-  if (mve && failed(addText(pm,
-                            "arm-dsp-fold-zero-points,"
-                            "func.func(arm-mve-int8-kernels)",
+  if ((dsp || mve) &&
+      failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
+    return failure();
+  if (dsp && failed(addText(pm,
+                            "func.func(arm-dsp-int8-kernels{unroll=" +
+                                std::to_string(options.kernelUnroll) + "})",
                             errorMessage)))
     return failure();
-  if (mve && failed(addText(pm, "convert-vector-to-llvm", errorMessage)))
+  if (mve && failed(addText(pm,
+                            "func.func(arm-mve-int8-kernels),"
+                            "convert-vector-to-llvm",
+                            errorMessage)))
     return failure();
   if (failed(addText(
           pm,
