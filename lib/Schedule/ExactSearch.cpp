@@ -566,8 +566,8 @@ ExactSearch::search(Round round, SmallVectorImpl<unsigned> &incumbent,
   std::priority_queue<Entry, std::vector<Entry>, decltype(popsAfter)> queue(
       popsAfter);
   // Under a budget, the children of one expansion: (live bytes after, f,
-  // state, nodes run).
-  SmallVector<std::tuple<int64_t, int64_t, uint32_t, uint32_t>> children;
+  // state).
+  SmallVector<std::tuple<int64_t, int64_t, uint32_t>> children;
   uint64_t sequence = 0;
   queue.push({rootPeak, rootPeak, sequence++, 0, -int32_t(size), false});
   SmallVector<Word> child(numWords), readyMask(numWords), parent(numWords);
@@ -725,12 +725,12 @@ ExactSearch::search(Round round, SmallVectorImpl<unsigned> &incumbent,
       if (bestFirst)
         queue.push({f, peak, sequence++, index, -int32_t(childSize), false});
       else
-        children.emplace_back(after, f, index, childSize);
+        children.emplace_back(after, f, index);
     }
     llvm::sort(children, std::greater<>());
-    for (auto [after, f, index, childSize] : children)
+    for (auto [after, f, index] : children)
       queue.push({f, states[index].peak, sequence++, index,
-                  -int32_t(childSize), false});
+                  -int32_t(states[index].size), false});
   }
   // Nothing left within the budget: best first, the incumbent is optimal;
   // under a budget, no order is within it.

@@ -193,8 +193,8 @@ Result mlir::memopt::schedule::scheduleExactly(const Problem &problem,
     segment.problem->prepareSearch();
     SearchOutcome outcome = searchExact(
         *segment.problem, deadline, limits.maxStates, limits.bestFirstStates,
-        segment.order,
-        segment.peak, target, limits.onProgress, result.statesExplored);
+        segment.order, segment.peak, target, limits.onProgress,
+        result.statesExplored);
     result.statesExplored += outcome.statesExplored;
     if (result.stoppedBy == StopReason::None)
       result.stoppedBy = outcome.stoppedBy;
