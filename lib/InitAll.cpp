@@ -6,8 +6,10 @@
 
 #include "MemOpt/InitAll.h"
 
+#include "MemOpt/Conversion/Passes.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Pipelines/Pipelines.h"
+#include "MemOpt/Target/ARM/Passes.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Affine/IR/ValueBoundsOpInterfaceImpl.h"
@@ -83,6 +85,8 @@ void mlir::memopt::registerAllDialects(DialectRegistry &registry) {
 }
 
 void mlir::memopt::registerAllPasses() {
-  registerMemOptPasses();
+  registerMemOptTransformsPasses();
+  registerMemOptConversionPasses();
+  registerMemOptARMPasses();
   registerMemOptPipelines();
 }

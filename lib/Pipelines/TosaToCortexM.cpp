@@ -17,6 +17,8 @@
 
 #include "MemOpt/Pipelines/Pipelines.h"
 
+#include "MemOpt/Conversion/Passes.h"
+#include "MemOpt/Target/ARM/Passes.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "mlir/Conversion/TosaToLinalg/TosaToLinalg.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

@@ -65,7 +65,7 @@ struct HelpGroup {
 };
 } // namespace
 
-/// mem-opt's own pipeline and passes (every pass of Passes.td and every
+/// mem-opt's own pipeline and passes (every pass of the Passes.td files and every
 /// pipeline of lib/Pipelines; test/tools/mem-opt/help.test checks that none
 /// is missing).
 static SmallVector<HelpGroup> getHelpGroups() {

@@ -15,9 +15,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Conversion/Passes.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
-#include "MemOpt/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"

@@ -21,9 +21,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
-#include "LocationMarks.h"
+#include "MemOpt/Conversion/LocationMarks.h"
 #include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -43,7 +43,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_FUSERESCALEACCUMULATORSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

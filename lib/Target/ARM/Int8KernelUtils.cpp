@@ -1,10 +1,10 @@
-//===- ArmInt8KernelUtils.cpp - Matching int8 convolutions for kernels ----===//
+//===- Int8KernelUtils.cpp - Matching int8 convolutions for kernels -------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 
-#include "ArmInt8KernelUtils.h"
+#include "Int8KernelUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

@@ -1,4 +1,4 @@
-//===- ArmDspInt8Kernels.cpp - arm-dsp-int8-kernels pass ------------------===//
+//===- DspInt8Kernels.cpp - arm-dsp-int8-kernels pass ---------------------===//
 //
 // Part of the mem-opt project.
 //
@@ -52,10 +52,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Target/ARM/Passes.h"
 
-#include "ArmInt8KernelUtils.h"
-#include "LocationMarks.h"
+#include "Int8KernelUtils.h"
+#include "MemOpt/Conversion/LocationMarks.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"

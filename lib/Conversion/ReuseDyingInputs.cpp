@@ -21,7 +21,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -37,7 +37,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_REUSEDYINGINPUTSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

@@ -1,4 +1,4 @@
-//===- ArmMveInt8Kernels.cpp - arm-mve-int8-kernels patterns --------------===//
+//===- MveInt8Kernels.cpp - arm-mve-int8-kernels patterns -----------------===//
 //
 // Part of the mem-opt project.
 //
@@ -59,8 +59,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ArmInt8KernelUtils.h"
-#include "MemOpt/Transforms/Passes.h"
+#include "Int8KernelUtils.h"
+#include "MemOpt/Target/ARM/Passes.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"

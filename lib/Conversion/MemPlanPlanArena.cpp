@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "MemOpt/Analysis/MemRefLiveness.h"
 #include "MemOpt/Arena/ArenaPlanner.h"
@@ -29,7 +29,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_MEMPLANPLANARENAPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

@@ -1,15 +1,15 @@
-//===- ArmDspInt8KernelsPass.cpp - arm-dsp-int8-kernels pass --------------===//
+//===- DspInt8KernelsPass.cpp - arm-dsp-int8-kernels pass -----------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
 // The pass that applies the Armv7E-M DSP kernel patterns of
-// ArmDspInt8Kernels.cpp to a function.
+// DspInt8Kernels.cpp to a function.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Target/ARM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +21,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_ARMDSPINT8KERNELSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Target/ARM/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -24,7 +24,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_DECOMPOSETRANSPOSECONVPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

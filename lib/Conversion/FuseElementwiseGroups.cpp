@@ -5,20 +5,15 @@
 //===----------------------------------------------------------------------===//
 //
 // The lowering of the memory model's fused elementwise groups
-// (isFusedIntoConsumer): `mark-fused-elementwise` marks, on TOSA, the
-// location of every op the model computes inside its consumer, and
-// `fuse-elementwise-groups` fuses the `linalg.generic` that carries the mark
-// into its user with upstream elementwise fusion. The decision is taken
-// once, by the cost model's predicate, on the IR the scheduler saw. The same
-// pass marks the fused accumulators (isFusedAccumulator) for
-// `fuse-rescale-accumulators`.
+// (isFusedIntoConsumer): `fuse-elementwise-groups` fuses each
+// `linalg.generic` that carries the mark of `mark-fused-elementwise`
+// (MarkFusedElementwise.cpp) into its user with upstream elementwise fusion.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
-#include "LocationMarks.h"
-#include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Conversion/LocationMarks.h"
 #include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -28,9 +23,8 @@
 
 namespace mlir {
 namespace memopt {
-#define GEN_PASS_DEF_MARKFUSEDELEMENTWISEPASS
 #define GEN_PASS_DEF_FUSEELEMENTWISEGROUPSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 
@@ -50,26 +44,6 @@ static linalg::GenericOp getMarkedProducer(Value value) {
 }
 
 namespace {
-struct MarkFusedElementwisePass
-    : memopt::impl::MarkFusedElementwisePassBase<MarkFusedElementwisePass> {
-  using MarkFusedElementwisePassBase::MarkFusedElementwisePassBase;
-  void runOnOperation() override {
-    for (Block &block : getOperation().getBody())
-      for (Operation &op : block) {
-        // The predicates do not read locations, and no op satisfies two of
-        // them (an accumulator or a pad is no elementwise op). A pad (or a
-        // slice of it) read through the window of a fused accumulator is
-        // part of its group.
-        if (isFusedIntoConsumer(&op))
-          addLocationMark(&op, kFusedIntoConsumerLocName);
-        else if (isFusedAccumulator(&op) || isPadFusedIntoWindow(&op))
-          addLocationMark(&op, kFusedAccumulatorLocName);
-        else if (getInPlaceConcat(&op, io))
-          addLocationMark(&op, kIntoConcatSliceLocName);
-      }
-  }
-};
-
 struct FuseElementwiseGroupsPass
     : memopt::impl::FuseElementwiseGroupsPassBase<FuseElementwiseGroupsPass> {
   void runOnOperation() override;

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_LIB_TRANSFORMS_LOCATIONMARKS_H
-#define MEMOPT_LIB_TRANSFORMS_LOCATIONMARKS_H
+#ifndef MEMOPT_CONVERSION_LOCATIONMARKS_H
+#define MEMOPT_CONVERSION_LOCATIONMARKS_H
 
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
@@ -60,4 +60,4 @@ inline void removeLocationMark(Operation *op, StringRef mark) {
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_LIB_TRANSFORMS_LOCATIONMARKS_H
+#endif // MEMOPT_CONVERSION_LOCATIONMARKS_H

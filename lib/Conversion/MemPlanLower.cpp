@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
@@ -26,7 +26,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_MEMPLANLOWERPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

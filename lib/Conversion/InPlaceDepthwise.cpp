@@ -15,7 +15,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "MemOpt/CostModel/CostModel.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -29,7 +29,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_INPLACEDEPTHWISEPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

@@ -1,15 +1,15 @@
-//===- ArmMveInt8KernelsPass.cpp - arm-mve-int8-kernels pass --------------===//
+//===- MveInt8KernelsPass.cpp - arm-mve-int8-kernels pass -----------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The pass that applies the MVE kernel patterns of ArmMveInt8Kernels.cpp to
+// The pass that applies the MVE kernel patterns of MveInt8Kernels.cpp to
 // a function.
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Target/ARM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -22,7 +22,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_ARMMVEINT8KERNELSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Target/ARM/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

@@ -10,7 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -21,7 +21,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_MEMPLANIOTOARENAPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

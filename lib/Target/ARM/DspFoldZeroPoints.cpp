@@ -1,4 +1,4 @@
-//===- ArmDspInt8KernelsZeroPoints.cpp - arm-dsp-fold-zero-points -------===//
+//===- DspFoldZeroPoints.cpp - arm-dsp-fold-zero-points -------------------===//
 //
 // Part of the mem-opt project.
 //
@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Target/ARM/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -31,7 +31,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_ARMDSPFOLDINPUTZEROPOINTSPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Target/ARM/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

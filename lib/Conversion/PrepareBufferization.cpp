@@ -26,9 +26,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "MemOpt/Transforms/Passes.h"
+#include "MemOpt/Conversion/Passes.h"
 
-#include "LocationMarks.h"
+#include "MemOpt/Conversion/LocationMarks.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Utils/Attributes.h"
 
@@ -42,7 +42,7 @@
 namespace mlir {
 namespace memopt {
 #define GEN_PASS_DEF_PREPAREBUFFERIZATIONPASS
-#include "MemOpt/Transforms/Passes.h.inc"
+#include "MemOpt/Conversion/Passes.h.inc"
 } // namespace memopt
 } // namespace mlir
 

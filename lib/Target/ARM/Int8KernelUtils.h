@@ -1,4 +1,4 @@
-//===- ArmInt8KernelUtils.h - int8 convolutions for kernels -----*- C++ -*-===//
+//===- Int8KernelUtils.h - int8 convolutions for kernels --------*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
@@ -8,12 +8,12 @@
 // convolution (operands, constant zero points, strides, dilations), reading
 // a memref through a byte pointer with static strides, and i32 loops that
 // thread loop-carried values. Used by the MVE and the DSP kernels
-// (ArmMveInt8Kernels.cpp, ArmDspInt8Kernels.cpp).
+// (MveInt8Kernels.cpp, DspInt8Kernels.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
-#define MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
+#ifndef MEMOPT_LIB_TARGET_ARM_INT8KERNELUTILS_H
+#define MEMOPT_LIB_TARGET_ARM_INT8KERNELUTILS_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -110,4 +110,4 @@ SmallVector<Value> toIndices(OpBuilder &b, Location loc,
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_LIB_TRANSFORMS_ARMINT8KERNELUTILS_H
+#endif // MEMOPT_LIB_TARGET_ARM_INT8KERNELUTILS_H
