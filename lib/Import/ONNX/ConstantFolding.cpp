@@ -14,6 +14,8 @@
 
 #include "ONNXImporter.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::onnximport;

@@ -16,6 +16,8 @@
 
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 
+#include <algorithm>
+
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::onnximport;

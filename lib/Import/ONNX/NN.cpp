@@ -17,6 +17,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Location.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
