@@ -327,7 +327,7 @@ TFLiteImporter::readIntConstant(int32_t index,
 }
 
 //===----------------------------------------------------------------------===//
-// Operators
+// Operands and results of the operator being converted
 //===----------------------------------------------------------------------===//
 
 LogicalResult TFLiteImporter::checkArity(const tfl::Operator *op,

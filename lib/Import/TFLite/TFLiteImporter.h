@@ -198,7 +198,8 @@ public:
   /// Reads integer constant tensor \p index (i32 or i64) into \p values.
   LogicalResult readIntConstant(int32_t index,
                                 SmallVectorImpl<int64_t> &values);
-  /// Reads the quantization parameters of tensor \p index.
+  /// Reads the quantization parameters of tensor \p index (defined in
+  /// Quantization.cpp).
   QuantParams quant(int32_t index);
   /// Whether tensor \p index is an integer tensor with quantization.
   bool isQuantized(int32_t index) {
