@@ -19,6 +19,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -67,6 +68,19 @@ mlir::memopt::loadModel(std::unique_ptr<llvm::MemoryBuffer> buffer,
   if (!module || failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp> mlir::memopt::loadModelFile(MLIRContext *context,
+                                                  const CompileOptions &options,
+                                                  llvm::SourceMgr *sourceMgr) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(options.modelPath, &errorMessage);
+  if (!input) {
+    emitError(UnknownLoc::get(context)) << errorMessage;
+    return nullptr;
+  }
+  return loadModel(std::move(input), context, options, sourceMgr);
 }
 
 //===----------------------------------------------------------------------===//

@@ -260,6 +260,12 @@ OwningOpRef<ModuleOp> loadModel(std::unique_ptr<llvm::MemoryBuffer> buffer,
                                 const CompileOptions &options,
                                 llvm::SourceMgr *sourceMgr = nullptr);
 
+/// Reads the file CompileOptions::modelPath (`-`: standard input) and loads
+/// it with loadModel. Returns null after a diagnostic.
+OwningOpRef<ModuleOp> loadModelFile(MLIRContext *context,
+                                    const CompileOptions &options,
+                                    llvm::SourceMgr *sourceMgr = nullptr);
+
 /// Compiles the TOSA module \p module, which is renamed and lowered to the
 /// LLVM dialect in place. Fails after a diagnostic.
 FailureOr<CompileResult> compileModule(ModuleOp module,
