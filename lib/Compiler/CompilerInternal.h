@@ -47,8 +47,9 @@ struct CortexMTarget;
 struct FunctionInfo {
   /// The function's C name.
   std::string name;
-  /// Its statically shaped inputs and outputs.
+  /// Its statically shaped inputs.
   SmallVector<RankedTensorType> inputs;
+  /// Its statically shaped outputs.
   SmallVector<RankedTensorType> outputs;
 };
 
@@ -83,8 +84,10 @@ SmallVector<int64_t> getOffsets(LLVM::LLVMFuncOp func, StringRef name);
 struct MemoryFigures {
   /// The schedule's peak under the lowering's model (memopt.peak_bytes).
   std::optional<int64_t> modelPeak;
-  /// The planned arena and the liveness bound of its buffers.
-  std::optional<int64_t> arena, livenessBound;
+  /// The planned arena (memplan.arena_size).
+  std::optional<int64_t> arena;
+  /// The liveness bound of the arena's buffers (memplan.lower_bound).
+  std::optional<int64_t> livenessBound;
   /// Bytes of the caller-owned inputs and outputs (io=caller), else 0.
   int64_t callerIO = 0;
 

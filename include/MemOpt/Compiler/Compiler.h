@@ -11,8 +11,10 @@
 // report. It imports the model, runs `cortex-m-pipeline` (scheduling, patch
 // search, arena placement, lowering), translates to LLVM IR, puts each
 // layer's loop nest in a function of its own, optimizes and emits the object
-// with LLVM's ARM backend. Errors are diagnostics on the context; the
-// functions then return failure. docs/CortexM.md describes the flow.
+// with LLVM's ARM backend. Errors are diagnostics on the context (those of
+// the driver itself, such as an unreadable model or an option the pipeline
+// rejects, at UnknownLoc); the functions then return failure.
+// docs/CortexM.md describes the flow.
 //
 // Usage:
 //
