@@ -1,14 +1,22 @@
-//===- CompileReport.cpp - What mem-opt-compile built ---------------------===//
+//===- CompileReport.cpp - What a compile built ---------------------------===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
+//
+// The report of the compile driver: its data, gathered from the scheduled
+// TOSA functions, the lowered module and the object's sections, and its text
+// and JSON forms.
+//
+//===----------------------------------------------------------------------===//
 
-#include "CompileReport.h"
+#include "MemOpt/Compiler/CompileReport.h"
 
+#include "CompilerInternal.h"
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Diagnostics.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -266,4 +274,73 @@ llvm::json::Value CompileReport::toJSON() const {
       {"object", std::move(objectJSON)},
       {"functions", std::move(fns)},
   };
+}
+
+//===----------------------------------------------------------------------===//
+// Gathering the report
+//===----------------------------------------------------------------------===//
+
+/// Returns the report of the inputs or outputs \p types; \p offsets are
+/// their places in the arena if \p inArena.
+static SmallVector<TensorReport>
+getTensorReports(ArrayRef<RankedTensorType> types, ArrayRef<int64_t> offsets,
+                 bool inArena) {
+  SmallVector<TensorReport> tensors;
+  for (auto [i, type] : llvm::enumerate(types)) {
+    TensorReport tensor;
+    tensor.shape = getShapeString(type);
+    tensor.cType = getCType(type.getElementType()).str();
+    tensor.bytes = getCallerBytes(type);
+    if (inArena && i < offsets.size())
+      tensor.arenaOffset = offsets[i];
+    tensors.push_back(std::move(tensor));
+  }
+  return tensors;
+}
+
+FailureOr<CompileReport>
+mlir::memopt::buildCompileReport(ModuleOp module, ArrayRef<FunctionInfo> infos,
+                                 llvm::StringMap<FunctionReport> &reports,
+                                 StringRef object,
+                                 const CompileOptions &options) {
+  CompileReport report;
+  report.cpu = stringifyCortexMCpu(options.cpu).str();
+  report.io = options.io;
+  llvm::Expected<ObjectSizes> sizes =
+      getObjectSizes(llvm::MemoryBufferRef(object, ""));
+  if (!sizes)
+    return emitError(UnknownLoc::get(module.getContext()))
+           << "cannot read the emitted object: "
+           << llvm::toString(sizes.takeError());
+  report.object = *sizes;
+  for (const FunctionInfo &info : infos) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(info.name);
+    FunctionReport fn;
+    auto it = reports.find(info.name);
+    if (it != reports.end()) {
+      fn = std::move(it->second);
+      reports.erase(it);
+    }
+    fn.name = info.name;
+    MemoryFigures figures = getMemoryFigures(func, info, options.io);
+    fn.arenaBytes = figures.arena;
+    fn.callerIOBytes = figures.callerIO;
+    fn.livenessLowerBound = figures.livenessBound;
+    fn.arenaAlignment = getIntAttr(func, "memplan.arena_alignment")
+                            .value_or(static_cast<int64_t>(options.alignment));
+    bool inArena = func && func->hasAttr("memplan.io_in_arena");
+    fn.inputs = getTensorReports(
+        info.inputs, getOffsets(func, "memplan.input_offsets"), inArena);
+    fn.outputs = getTensorReports(
+        info.outputs, getOffsets(func, "memplan.output_offsets"), inArena);
+    // One number: the profile the report shows is the scheduler's.
+    if (fn.schedulePeak && !fn.layers.empty() &&
+        fn.profilePeak != *fn.schedulePeak)
+      emitWarning(UnknownLoc::get(module.getContext()))
+          << "@" << fn.name << ": the per-layer profile peaks at "
+          << fn.profilePeak << " bytes, memopt.peak_bytes is "
+          << *fn.schedulePeak;
+    report.functions.push_back(std::move(fn));
+  }
+  return report;
 }

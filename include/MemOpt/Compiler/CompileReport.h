@@ -1,19 +1,20 @@
-//===- CompileReport.h - What mem-opt-compile built -------------*- C++ -*-===//
+//===- CompileReport.h - What a compile built -------------------*- C++ -*-===//
 //
 // Part of the mem-opt project.
 //
 //===----------------------------------------------------------------------===//
 //
-// The `--report` of mem-opt-compile: per function the arena, the inputs and
-// outputs and where they live, the schedule's peak with its certificate and
-// the op at the peak, the multiply-accumulates and a per-layer table of live
-// bytes; for the object, flash for code and constant data from its sections.
-// One set of data is printed as text or as JSON.
+// The report of a compile (compileModule, `mem-opt-compile --report`): per
+// function the arena, the inputs and outputs and where they live, the
+// schedule's peak with its certificate and the op at the peak, the
+// multiply-accumulates and a per-layer table of live bytes; for the object,
+// flash for code and constant data from its sections. One set of data is
+// printed as text or as JSON.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
-#define MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
+#ifndef MEMOPT_COMPILER_COMPILEREPORT_H
+#define MEMOPT_COMPILER_COMPILEREPORT_H
 
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Transforms/PatchPrefix.h"
@@ -64,6 +65,7 @@ struct TensorReport {
 
 /// Everything the report says about one function.
 struct FunctionReport {
+  /// The function's C name.
   std::string name;
   /// Planned arena and its alignment (std::nullopt without a plan).
   std::optional<int64_t> arenaBytes;
@@ -131,6 +133,7 @@ LogicalResult analyzeScheduledFunction(func::FuncOp func,
 
 /// The whole report.
 struct CompileReport {
+  /// The target CPU's name and where the inputs and outputs live.
   std::string cpu;
   IOPlacement io = IOPlacement::Arena;
   /// Absent when no object was emitted.
@@ -147,4 +150,4 @@ struct CompileReport {
 } // namespace memopt
 } // namespace mlir
 
-#endif // MEMOPT_TOOLS_MEMOPTCOMPILE_COMPILEREPORT_H
+#endif // MEMOPT_COMPILER_COMPILEREPORT_H

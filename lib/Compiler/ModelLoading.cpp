@@ -1,0 +1,208 @@
+//===- ModelLoading.cpp - A model's bytes to TOSA with C names ------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// Reads a model for the compile driver: TFLite and ONNX are recognised from
+// their bytes and imported, text is parsed as MLIR. Then gives the public
+// functions their C names and checks that a C header can describe their
+// signatures.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CompilerInternal.h"
+
+#include "MemOpt/Import/Import.h"
+#include "MemOpt/Support/Diagnostics.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/Verifier.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+//===----------------------------------------------------------------------===//
+// Reading the model
+//===----------------------------------------------------------------------===//
+
+OwningOpRef<ModuleOp>
+mlir::memopt::loadModel(std::unique_ptr<llvm::MemoryBuffer> buffer,
+                        MLIRContext *context, const CompileOptions &options,
+                        llvm::SourceMgr *sourceMgr) {
+  StringRef path = options.modelPath;
+  StringRef bytes = buffer->getBuffer();
+  OwningOpRef<ModuleOp> module;
+  switch (detectModelFormat(bytes)) {
+  case ModelFormat::TFLite:
+    module = importTFLite(bytes, path, context,
+                          TFLiteImportOptions{options.tfliteDoubleRound});
+    break;
+  case ModelFormat::ONNX:
+    module = importONNX(bytes, path, context);
+    break;
+  case ModelFormat::Unknown: {
+    if (llvm::is_contained(bytes, '\0') || !llvm::json::isUTF8(bytes)) {
+      emitError(UnknownLoc::get(context))
+          << path
+          << ": not a TFLite, ONNX or MLIR model (binary content that is "
+             "neither a TFLite flatbuffer nor an ONNX protobuf)";
+      return nullptr;
+    }
+    llvm::SourceMgr localSourceMgr;
+    llvm::SourceMgr &mgr = sourceMgr ? *sourceMgr : localSourceMgr;
+    mgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(mgr, context);
+    if (!module)
+      diagnoseSilentParseFailure(mgr, context);
+    return module;
+  }
+  }
+  if (!module || failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp> mlir::memopt::loadModelFile(MLIRContext *context,
+                                                  const CompileOptions &options,
+                                                  llvm::SourceMgr *sourceMgr) {
+  std::string errorMessage;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      openInputFile(options.modelPath, &errorMessage);
+  if (!input) {
+    emitError(UnknownLoc::get(context)) << errorMessage;
+    return nullptr;
+  }
+  return loadModel(std::move(input), context, options, sourceMgr);
+}
+
+//===----------------------------------------------------------------------===//
+// C names and signatures
+//===----------------------------------------------------------------------===//
+
+StringRef mlir::memopt::getCType(Type type) {
+  if (type.isF32())
+    return "float";
+  if (type.isF64())
+    return "double";
+  if (type.isF16())
+    return "_Float16";
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    bool isUnsigned = intType.isUnsigned();
+    switch (intType.getWidth()) {
+    case 1:
+    case 8:
+      return isUnsigned || intType.getWidth() == 1 ? "uint8_t" : "int8_t";
+    case 16:
+      return isUnsigned ? "uint16_t" : "int16_t";
+    case 32:
+      return isUnsigned ? "uint32_t" : "int32_t";
+    case 64:
+      return isUnsigned ? "uint64_t" : "int64_t";
+    default:
+      return "";
+    }
+  }
+  return "";
+}
+
+/// Returns true if \p name is a valid C identifier.
+static bool isCIdentifier(StringRef name) {
+  if (name.empty() || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Returns \p text as a C identifier: other characters become '_', and a
+/// leading digit gets a '_' in front. Empty text gives "model".
+static std::string toCIdentifier(StringRef text) {
+  std::string name;
+  for (char c : text)
+    name += llvm::isAlnum(c) || c == '_' ? c : '_';
+  if (name.empty())
+    return "model";
+  if (llvm::isDigit(name.front()))
+    name.insert(name.begin(), '_');
+  return name;
+}
+
+LogicalResult
+mlir::memopt::renamePublicFunctions(ModuleOp module,
+                                    const CompileOptions &options) {
+  StringRef symbolName = options.functionName;
+  StringRef inputFilename = options.modelPath;
+  SmallVector<func::FuncOp> publics;
+  for (auto func : module.getOps<func::FuncOp>())
+    if (!func.isExternal() && func.isPublic())
+      publics.push_back(func);
+  if (!symbolName.empty() && publics.size() != 1)
+    return module.emitError("--name needs exactly one public function, the "
+                            "model has ")
+           << publics.size();
+  for (func::FuncOp func : publics) {
+    std::string name = func.getSymName().str();
+    if (!symbolName.empty())
+      name = symbolName.str();
+    else if (publics.size() == 1 && inputFilename != "-")
+      name = toCIdentifier(llvm::sys::path::stem(inputFilename));
+    else if (name == "main")
+      name = "model";
+    name = options.symbolPrefix + name;
+    if (name == "main")
+      name = "model_main";
+    if (name == func.getSymName())
+      continue;
+    auto newName = StringAttr::get(module.getContext(), name);
+    if (module.lookupSymbol(newName))
+      return func.emitError("cannot rename @")
+             << func.getSymName() << " to @" << name
+             << ": the module has a symbol of that name";
+    if (failed(SymbolTable::replaceAllSymbolUses(func, newName, module)))
+      return func.emitError("cannot rename the uses of @") << func.getSymName();
+    func.setSymName(newName);
+  }
+  return success();
+}
+
+FailureOr<SmallVector<FunctionInfo>>
+mlir::memopt::collectFunctions(ModuleOp module) {
+  SmallVector<FunctionInfo> infos;
+  for (auto func : module.getOps<func::FuncOp>()) {
+    if (func.isExternal() || func.isPrivate())
+      continue;
+    FunctionInfo info;
+    info.name = func.getSymName().str();
+    if (!isCIdentifier(info.name))
+      return func.emitError("function name '")
+             << info.name << "' is not a C identifier";
+    auto collect = [&](TypeRange types, StringRef what,
+                       SmallVector<RankedTensorType> &out) -> LogicalResult {
+      for (Type type : types) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (!tensor || !tensor.hasStaticShape())
+          return func.emitError("expected statically shaped tensor ")
+                 << what << "s, got " << type;
+        if (getCType(tensor.getElementType()).empty())
+          return func.emitError("no C type for element type ")
+                 << tensor.getElementType() << " of " << what << " " << type;
+        out.push_back(tensor);
+      }
+      return success();
+    };
+    if (failed(collect(func.getArgumentTypes(), "input", info.inputs)) ||
+        failed(collect(func.getResultTypes(), "output", info.outputs)))
+      return failure();
+    infos.push_back(std::move(info));
+  }
+  if (infos.empty())
+    return module.emitError("no public function with a body to compile");
+  return infos;
+}
