@@ -111,15 +111,17 @@ private:
   /// Returns a random integer in [0, \p bound).
   uint64_t pick(uint64_t bound) { return random.uniformInt(bound); }
 
-  // Shorthands for the type of a value.
-  static RankedTensorType typeOf(Value v) {
-    return cast<RankedTensorType>(v.getType());
-  }
+  /// The element type of \p v.
   static Type elementOf(Value v) { return typeOf(v).getElementType(); }
+  /// Dimension \p i of \p v.
   static int64_t dim(Value v, unsigned i) { return typeOf(v).getDimSize(i); }
+  /// True when \p v holds floats.
   static bool isFloat(Value v) { return isa<FloatType>(elementOf(v)); }
+  /// True when \p v holds i1.
   static bool isBool(Value v) { return elementOf(v).isInteger(1); }
+  /// True when \p v holds i8.
   static bool isI8(Value v) { return elementOf(v).isInteger(8); }
+  /// True when \p v holds i16.
   static bool isI16(Value v) { return elementOf(v).isInteger(16); }
 
   /// The builder's element mode for the non-boolean value \p v.

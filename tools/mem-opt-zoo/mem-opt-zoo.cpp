@@ -36,36 +36,43 @@ using mlir::memopt::ZooDType;
 // Command line
 //===----------------------------------------------------------------------===//
 
+/// The options --help shows (the others are hidden).
 static llvm::cl::OptionCategory zooCategory("mem-opt-zoo options");
 
+/// --model: the model to generate.
 static llvm::cl::opt<std::string>
     modelName("model", llvm::cl::desc("Model to generate (see --list)"),
               llvm::cl::value_desc("name"), llvm::cl::cat(zooCategory));
 
+/// --cells: cells, blocks, modules or layers (0: the model's own).
 static llvm::cl::opt<unsigned> numCells(
     "cells",
     llvm::cl::desc("Number of cells, blocks, modules or layers (the meaning "
                    "depends on the model; default: the model's own)"),
     llvm::cl::init(0), llvm::cl::cat(zooCategory));
 
+/// --channels: base channel count C.
 static llvm::cl::opt<unsigned>
     numChannels("channels",
                 llvm::cl::desc("Base channel count C (default: 16, or the "
                                "model's own; see --list)"),
                 llvm::cl::init(16), llvm::cl::cat(zooCategory));
 
+/// --resolution: input height and width R.
 static llvm::cl::opt<unsigned>
     inputResolution("resolution",
                     llvm::cl::desc("Input height and width R (default: 32, "
                                    "or the model's own; see --list)"),
                     llvm::cl::init(32), llvm::cl::cat(zooCategory));
 
+/// --seed: seed of the random graphs.
 static llvm::cl::opt<uint64_t>
     randomSeed("seed",
                llvm::cl::desc("Seed of the random graph generators "
                               "(randwire-ws; default: 1)"),
                llvm::cl::init(1), llvm::cl::cat(zooCategory));
 
+/// --nodes: nodes of each random graph, or ops of the fuzz model.
 static llvm::cl::opt<unsigned>
     numNodes("nodes",
              llvm::cl::desc("Nodes N of each Watts-Strogatz WS(N, 4, 0.75) "
@@ -73,6 +80,7 @@ static llvm::cl::opt<unsigned>
                             "32)"),
              llvm::cl::init(32), llvm::cl::cat(zooCategory));
 
+/// --dtype: element type of the activations.
 static llvm::cl::opt<ZooDType> elementType(
     "dtype", llvm::cl::desc("Activation element type (default: f32)"),
     llvm::cl::values(
@@ -82,11 +90,13 @@ static llvm::cl::opt<ZooDType> elementType(
                    "rescaled to int8")),
     llvm::cl::init(ZooDType::F32), llvm::cl::cat(zooCategory));
 
+/// -o: the output file.
 static llvm::cl::opt<std::string>
     outputFilename("o", llvm::cl::desc("Output file (default: stdout)"),
                    llvm::cl::value_desc("filename"), llvm::cl::init("-"),
                    llvm::cl::cat(zooCategory));
 
+/// --list: print the models and exit.
 static llvm::cl::opt<bool>
     listModels("list", llvm::cl::desc("List the models and exit"),
                llvm::cl::init(false), llvm::cl::cat(zooCategory));
