@@ -13,7 +13,7 @@
 # flatc (Debian's flatbuffers-compiler, which the build needs anyway) write
 # the binary.
 #
-# The same network, layer for layer (buildMobileNetV2 in mem-opt-zoo.cpp):
+# The same network, layer for layer (buildMobileNetV2 in lib/Zoo/ClassicNetworks.cpp):
 # stem 3x3 stride-2 conv + ReLU6, the 17 inverted-residual blocks (1x1
 # expand + ReLU6 unless the expansion is 1, 3x3 depthwise + ReLU6 at the
 # block's stride, 1x1 projection, residual ADD at stride 1 when the width is
@@ -59,7 +59,7 @@ SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib",
                       "Import", "tflite_schema.fbs")
 # BuiltinOperator codes of the TFLite format.
 ADD, AVERAGE_POOL_2D, CONV_2D, DEPTHWISE_CONV_2D = 0, 1, 3, 4
-# The zoo's classes (numClasses in mem-opt-zoo.cpp).
+# The zoo's classes (numClasses in lib/Zoo/Families.h).
 NUM_CLASSES = 10
 # Activation scale, weight requantization factor (both powers of two).
 ACT_SCALE = 2.0 ** -5
