@@ -4,7 +4,7 @@
 # Part of the mem-opt project.
 #
 # For every model in ../shared/models/tflite: operator and tensor counts (from
-# the independent decoder test/Import/tflite_tensors.py), TOSA op count, the
+# the independent decoder test/Import/TFLite/tflite_tensors.py), TOSA op count, the
 # peak of memory-report and of memory-schedule, and the median wall time of
 # mem-opt-import over RUNS runs (default 5), next to the median time of a run
 # that fails at once (process start-up: loading libMLIR). Usage, from the
@@ -36,7 +36,7 @@ printf '|---|---|---|---|---|---|---|\n'
 for f in "$models"/*.tflite; do
   m=$(basename "$f" .tflite)
   $bin/mem-opt-import "$f" -o "$tmp/$m.mlir"
-  dec=$(/usr/bin/python3 test/Import/tflite_tensors.py "$f")
+  dec=$(/usr/bin/python3 test/Import/TFLite/tflite_tensors.py "$f")
   ops=$(echo "$dec" | grep -c '^op ')
   tensors=$(echo "$dec" | grep -c '^[0-9]')
   tosa=$(grep -c '= tosa\.\|= "tosa' "$tmp/$m.mlir")
