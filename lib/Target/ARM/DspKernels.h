@@ -19,8 +19,6 @@
 #include "Int8KernelUtils.h"
 #include "PaddedWindow.h"
 
-#include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/PatternMatch.h"
 
 #include <optional>
@@ -31,19 +29,10 @@ namespace armkernels {
 namespace dsp {
 
 /// Emits the kernels' scalar and DSP operations at one insertion point.
-class KernelBuilder {
+class KernelBuilder : public ScalarBuilder {
 public:
-  KernelBuilder(OpBuilder &builder, Location loc)
-      : b(builder), loc(loc), i8(builder.getI8Type()),
-        i32(builder.getI32Type()),
-        ptr(LLVM::LLVMPointerType::get(builder.getContext())) {}
+  using ScalarBuilder::ScalarBuilder;
 
-  /// An i32 constant.
-  Value constant(int64_t value) { return getI32Constant(b, loc, value); }
-  /// \p a + \p c.
-  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
-  /// \p a * \p c.
-  Value mul(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
   /// \p a + \p scale * \p c, folding the trivial cases.
   Value addScaled(Value a, Value c, int64_t scale) {
     return armkernels::addScaled(b, loc, a, c, scale);
@@ -105,12 +94,6 @@ public:
                                       address(base, offset, constantOffset), 1);
     return arith::ExtSIOp::create(b, loc, i32, byte);
   }
-
-  /// The builder and location of the operations.
-  OpBuilder &b;
-  Location loc;
-  /// The types the kernels use: i8, i32 and the LLVM pointer.
-  Type i8, i32, ptr;
 };
 
 //===----------------------------------------------------------------------===//

@@ -120,12 +120,13 @@ SmallVector<Value> dsp::ifWithAccs(
   return SmallVector<Value>(ifOp.getResults());
 }
 
-SmallVector<Value>
-dsp::forWindowTaps(KernelBuilder &kb, const WindowGuard *guard, bool unroll,
-                   const ConvParts &parts, Value oh, Value ow, int64_t kh,
-                   int64_t kw, const ByteView &in, Value inBase,
-                   const ByteView &filter, Value filterBase, ValueRange accs,
-                   WindowTap tap) {
+SmallVector<Value> dsp::forWindowTaps(KernelBuilder &kb,
+                                      const WindowGuard *guard, bool unroll,
+                                      const ConvParts &parts, Value oh,
+                                      Value ow, int64_t kh, int64_t kw,
+                                      const ByteView &in, Value inBase,
+                                      const ByteView &filter, Value filterBase,
+                                      ValueRange accs, WindowTap tap) {
   return forTapsWithAccs(
       kb, unroll, kh, accs, [&](KernelBuilder &kb, Value y, ValueRange accs) {
         Value rowCopied = isTapCopied(kb, guard, /*row=*/true, oh,
@@ -199,9 +200,8 @@ void dsp::emitForWindow(
       });
 }
 
-FailureOr<ConvInput> dsp::getConvInput(KernelBuilder &kb,
-                                       const ConvParts &parts,
-                                       Operation *conv) {
+FailureOr<ConvInput>
+dsp::getConvInput(KernelBuilder &kb, const ConvParts &parts, Operation *conv) {
   ConvInput input;
   input.window = matchImageWindow(parts.input, parts.inputZp, conv);
   if (!getStaticStrides(input.window ? input.window->sourceView.getSource()

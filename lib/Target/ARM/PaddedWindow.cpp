@@ -26,9 +26,10 @@ bool armkernels::isUnitStrideView(memref::SubViewOp view) {
          });
 }
 
-std::optional<PaddedWindow>
-armkernels::matchPaddedWindow(Operation *conv, Value window, int64_t zeroPoint,
-                              WindowUsers users) {
+std::optional<PaddedWindow> armkernels::matchPaddedWindow(Operation *conv,
+                                                          Value window,
+                                                          int64_t zeroPoint,
+                                                          WindowUsers users) {
   auto windowType = dyn_cast<MemRefType>(window.getType());
   if (!windowType || windowType.getRank() != 4 || !windowType.hasStaticShape())
     return std::nullopt;
