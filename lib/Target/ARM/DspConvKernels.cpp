@@ -22,35 +22,30 @@ using namespace mlir::memopt::armkernels::dsp;
 
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
-template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
+template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
   ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount)
-      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock),
+      : Int8ConvPattern<ConvOp>(context), ocBlock(ocBlock),
         unrollCount(unrollCount) {}
 
-  LogicalResult matchAndRewrite(ConvOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
-                                             "with constant zero points");
+  LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
+    FailureOr<ConvInput> input = getConvInput(kb, parts, op);
     if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    FailureOr<ByteView> filter = getByteView(kb, parts.filter);
     const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[1], kw = filter->shape[2];
     int64_t numIc = filter->shape[3];
-    Value inZp = getPackedNegation(kb, parts->inputZp);
-    Value filterZp = getPackedNegation(kb, parts->filterZp);
-    Value inZpScalar = kb.constant(parts->inputZp);
-    Value filterZpScalar = kb.constant(parts->filterZp);
-    Value output = parts->output;
+    Value inZp = getPackedNegation(kb, parts.inputZp);
+    Value filterZp = getPackedNegation(kb, parts.filterZp);
+    Value inZpScalar = kb.constant(parts.inputZp);
+    Value filterZpScalar = kb.constant(parts.filterZp);
+    Value output = parts.output;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
 
     auto emitKernel = [&](KernelBuilder &kb, const WindowGuard *guard) {
@@ -59,7 +54,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
       // reduction spans it (a first layer of 3 input channels gets 2 words
       // per row instead of 9 scalar taps).
       int64_t tapsW = kw, runIc = numIc;
-      if (!guard && contiguous && parts->dilationW == 1 &&
+      if (!guard && contiguous && parts.dilationW == 1 &&
           in->strides[2] == numIc && filter->strides[2] == numIc) {
         tapsW = 1;
         runIc = kw * numIc;
@@ -67,7 +62,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
       // The SIMD part of the reduction over a run; the rest is scalar.
       int64_t runSimd = contiguous ? runIc - runIc % 4 : 0;
       forEachPixel(
-          kb, outShape, *in, *parts,
+          kb, outShape, *in, parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
             // Output channels [first, first + width) of one pixel.
             auto emitBlock = [&](KernelBuilder &kb, Value first,
@@ -83,25 +78,25 @@ template <typename ConvOp> struct ConvFhwcToDsp : OpRewritePattern<ConvOp> {
                   kb, 0, kh, 1, accs,
                   [&](KernelBuilder &kb, Value y, ValueRange accs) {
                     Value rowCopied =
-                        isTapCopied(kb, guard, /*row=*/true, oh, parts->strideH,
-                                    y, parts->dilationH);
+                        isTapCopied(kb, guard, /*row=*/true, oh, parts.strideH,
+                                    y, parts.dilationH);
                     return ifWithAccs(
                         kb, rowCopied, accs,
                         [&](KernelBuilder &kb, ValueRange accs) {
                           Value inRow = kb.addScaled(
-                              pixel, y, parts->dilationH * in->strides[1]);
+                              pixel, y, parts.dilationH * in->strides[1]);
                           return forWithAccs(
                               kb, 0, tapsW, 1, accs,
                               [&](KernelBuilder &kb, Value x, ValueRange accs) {
                                 Value columnCopied = isTapCopied(
-                                    kb, guard, /*row=*/false, ow,
-                                    parts->strideW, x, parts->dilationW);
+                                    kb, guard, /*row=*/false, ow, parts.strideW,
+                                    x, parts.dilationW);
                                 return ifWithAccs(
                                     kb, columnCopied, accs,
                                     [&](KernelBuilder &kb, ValueRange accs) {
                                       Value inTap = kb.addScaled(
                                           inRow, x,
-                                          parts->dilationW * in->strides[2]);
+                                          parts.dilationW * in->strides[2]);
                                       Value filterTap = kb.addScaled(
                                           kb.addScaled(filterBlock, y,
                                                        filter->strides[1]),
@@ -221,37 +216,32 @@ namespace {
 /// channel): its output channels are contiguous in the filter, so four of
 /// them are widened from one filter word and each input value, corrected by
 /// its zero point, multiplies all four with SMLABB/SMLABT.
-template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
-  using OpRewritePattern<ConvOp>::OpRewritePattern;
+template <typename ConvOp> struct ConvHwcfToDsp : Int8ConvPattern<ConvOp> {
+  using Int8ConvPattern<ConvOp>::Int8ConvPattern;
 
-  LogicalResult matchAndRewrite(ConvOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
-                                             "with constant zero points");
+  LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
+    FailureOr<ConvInput> input = getConvInput(kb, parts, op);
     if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    FailureOr<ByteView> filter = getByteView(kb, parts.filter);
     const ByteView *in = &input->view;
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t numIc = filter->shape[2];
     int64_t simdOc = filter->strides[3] == 1 ? numOc - numOc % 4 : 0;
     bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
-    Value filterZp = getPackedNegation(kb, parts->filterZp);
-    Value inZpScalar = kb.constant(parts->inputZp);
-    Value filterZpScalar = kb.constant(parts->filterZp);
-    Value output = parts->output;
+    Value filterZp = getPackedNegation(kb, parts.filterZp);
+    Value inZpScalar = kb.constant(parts.inputZp);
+    Value filterZpScalar = kb.constant(parts.filterZp);
+    Value output = parts.output;
 
     auto emitKernel = [&](KernelBuilder &kb, const WindowGuard *guard) {
       forEachPixel(
-          kb, outShape, *in, *parts,
+          kb, outShape, *in, parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
             // Output channels [first, first + width): width 4 with DSP, 1
             // scalar.
@@ -263,8 +253,8 @@ template <typename ConvOp> struct ConvHwcfToDsp : OpRewritePattern<ConvOp> {
               Value filterChannel =
                   kb.addScaled(filter->offset, first, filter->strides[3]);
               accs = forWindowTaps(
-                  kb, guard, unroll, *parts, oh, ow, kh, kw, *in, pixel,
-                  *filter, filterChannel, accs,
+                  kb, guard, unroll, parts, oh, ow, kh, kw, *in, pixel, *filter,
+                  filterChannel, accs,
                   [&](KernelBuilder &kb, Value y, Value x, Value inTap,
                       Value filterTap, ValueRange accs) -> SmallVector<Value> {
                     return forTapsWithAccs(

@@ -52,26 +52,20 @@ static HoistedWeights hoistChannelWeights(PatternRewriter &rewriter,
 namespace {
 /// Rewrites linalg.depthwise_conv_2d_nhwc_hwc[_q] (filter [KH, KW, C]).
 template <typename DepthwiseOp>
-struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
-  using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
+struct DepthwiseHwcToDsp : Int8ConvPattern<DepthwiseOp> {
+  using Int8ConvPattern<DepthwiseOp>::Int8ConvPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
-                                             "memrefs with constant zero "
-                                             "points");
+  LogicalResult rewriteConv(DepthwiseOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     KernelBuilder kb(rewriter, op.getLoc());
-    FailureOr<ConvInput> input = getConvInput(kb, *parts, op);
+    FailureOr<ConvInput> input = getConvInput(kb, parts, op);
     if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
-    FailureOr<ByteView> filter = getByteView(kb, parts->filter);
+    FailureOr<ByteView> filter = getByteView(kb, parts.filter);
     const ByteView *in = &input->view;
     bool contiguous = in->strides[3] == 1 && filter->strides[2] == 1;
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t channels = outShape[3];
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t simdChannels = contiguous ? channels - channels % 4 : 0;
@@ -80,16 +74,16 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
     // SMLABB/SMLABT with the weights in registers.
     std::optional<HoistedWeights> hoisted;
     if (channels == 1 && unroll)
-      hoisted = hoistChannelWeights(rewriter, op, *parts, kh, kw);
-    Value inZp = getPackedNegation(kb, parts->inputZp);
-    Value filterZp = getPackedNegation(kb, parts->filterZp);
-    Value inZpScalar = kb.constant(parts->inputZp);
-    Value filterZpScalar = kb.constant(parts->filterZp);
-    Value output = parts->output;
+      hoisted = hoistChannelWeights(rewriter, op, parts, kh, kw);
+    Value inZp = getPackedNegation(kb, parts.inputZp);
+    Value filterZp = getPackedNegation(kb, parts.filterZp);
+    Value inZpScalar = kb.constant(parts.inputZp);
+    Value filterZpScalar = kb.constant(parts.filterZp);
+    Value output = parts.output;
 
     auto emitKernel = [&](KernelBuilder &kb, const WindowGuard *guard) {
       forEachPixel(
-          kb, outShape, *in, *parts,
+          kb, outShape, *in, parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
             // Channels [first, first + width): width 4 with DSP, 1 scalar.
             auto emitChannels = [&](KernelBuilder &kb, Value first,
@@ -106,7 +100,7 @@ struct DepthwiseHwcToDsp : OpRewritePattern<DepthwiseOp> {
               if (folded)
                 accs[0] = kb.add(accs[0], hoisted->foldedZeroPoint);
               accs = forWindowTaps(
-                  kb, guard, unroll, *parts, oh, ow, kh, kw, *in, inChannel,
+                  kb, guard, unroll, parts, oh, ow, kh, kw, *in, inChannel,
                   *filter, filterChannel, accs,
                   [&](KernelBuilder &kb, Value y, Value x, Value inTap,
                       Value filterTap, ValueRange accs) -> SmallVector<Value> {

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
 #include <optional>
@@ -52,6 +53,31 @@ bool isStaticIntMemRef(Value value, unsigned width);
 /// int8 input and filter, an int32 output and constant int8 zero points (the
 /// `_q` ops; the plain ones have none, i.e. 0).
 FailureOr<ConvParts> matchInt8Conv(linalg::LinalgOp op);
+
+/// The pattern of a kernel of the int8 convolution \p ConvOp: matches it
+/// (matchInt8Conv) and hands its parts to rewriteConv.
+template <typename ConvOp> struct Int8ConvPattern : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  /// Rewrites \p op, whose operands and attributes are \p parts.
+  virtual LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                                    PatternRewriter &rewriter) const = 0;
+
+  /// Matches \p op and calls rewriteConv.
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const final {
+    FailureOr<ConvParts> parts =
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(
+          op, llvm::is_one_of<ConvOp, linalg::DepthwiseConv2DNhwcHwcOp,
+                              linalg::DepthwiseConv2DNhwcHwcQOp>::value
+                  ? "not an int8 depthwise conv on memrefs with constant "
+                    "zero points"
+                  : "not an int8 conv on memrefs with constant zero points");
+    return rewriteConv(op, *parts, rewriter);
+  }
+};
 
 /// Returns the static strides of \p memref, or nothing if one is dynamic.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value memref);

@@ -26,37 +26,32 @@ static constexpr int64_t kConvLanes = 16;
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]) whose
 /// input channels are contiguous in input and filter.
-template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
+template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
   ConvFhwcToMve(MLIRContext *context, unsigned ocBlock)
-      : OpRewritePattern<ConvOp>(context), ocBlock(ocBlock) {}
+      : Int8ConvPattern<ConvOp>(context), ocBlock(ocBlock) {}
 
-  LogicalResult matchAndRewrite(ConvOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
-                                             "with constant zero points");
+  LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     // Checked before any IR is built: a failed match must not change it.
     std::optional<SmallVector<int64_t>> inStrides =
-        getStaticStrides(parts->input);
+        getStaticStrides(parts.input);
     std::optional<SmallVector<int64_t>> filterStrides =
-        getStaticStrides(parts->filter);
+        getStaticStrides(parts.filter);
     if (!inStrides || !filterStrides || (*inStrides)[3] != 1 ||
         (*filterStrides)[3] != 1)
       return rewriter.notifyMatchFailure(op, "input channels not contiguous");
     Location loc = op.getLoc();
-    FailureOr<ByteView> in = getByteView(rewriter, loc, parts->input);
-    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
+    FailureOr<ByteView> in = getByteView(rewriter, loc, parts.input);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t numOc = outShape[3];
     int64_t kh = filter->shape[1], kw = filter->shape[2];
     int64_t numIc = filter->shape[3];
     // When the taps of a window are contiguous in input and filter (a
     // padded window per output pixel of KH x KW x IC bytes, e.g. a first
     // layer's 3x3x3), the reduction is one run of KH * KW * IC bytes.
-    if ((kh > 1 || kw > 1) && parts->dilationH == 1 && parts->dilationW == 1 &&
+    if ((kh > 1 || kw > 1) && parts.dilationH == 1 && parts.dilationW == 1 &&
         in->strides[2] == numIc && in->strides[1] == kw * numIc &&
         filter->strides[2] == numIc && filter->strides[1] == kw * numIc) {
       numIc *= kh * kw;
@@ -64,11 +59,11 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
     }
     int64_t fullIc = numIc - numIc % kConvLanes;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
-    int64_t zx = parts->inputZp, zw = parts->filterZp;
-    Value output = parts->output;
+    int64_t zx = parts.inputZp, zw = parts.filterZp;
+    Value output = parts.output;
 
     forEachOutputPixel(
-        rewriter, loc, outShape, *in, *parts,
+        rewriter, loc, outShape, *in, parts,
         [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
             Value pixel) {
           // Output channels [first, first + width). The carried values: the
@@ -115,14 +110,13 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
                 b, loc, 0, kh, 1, carried,
                 [&](OpBuilder &b, Location loc, Value y, ValueRange carried) {
                   Value inRow = addScaled(b, loc, pixel, y,
-                                          parts->dilationH * in->strides[1]);
+                                          parts.dilationH * in->strides[1]);
                   return forWithAccs(
                       b, loc, 0, kw, 1, carried,
                       [&](OpBuilder &b, Location loc, Value x,
                           ValueRange carried) {
-                        Value inTap =
-                            addScaled(b, loc, inRow, x,
-                                      parts->dilationW * in->strides[2]);
+                        Value inTap = addScaled(
+                            b, loc, inRow, x, parts.dilationW * in->strides[2]);
                         SmallVector<Value> filterTaps;
                         for (Value base : filterBases)
                           filterTaps.push_back(addScaled(
@@ -185,44 +179,39 @@ template <typename ConvOp> struct ConvFhwcToMve : OpRewritePattern<ConvOp> {
 /// output channels, contiguous in filter and output: per tap and input
 /// channel, the zero-point-corrected input value multiplies a vector of
 /// output channels of the filter (VMLA.I32 by a scalar).
-template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
-  using OpRewritePattern<ConvOp>::OpRewritePattern;
+template <typename ConvOp> struct ConvHwcfToMve : Int8ConvPattern<ConvOp> {
+  using Int8ConvPattern<ConvOp>::Int8ConvPattern;
 
-  LogicalResult matchAndRewrite(ConvOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 conv on memrefs "
-                                             "with constant zero points");
+  LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t numOc = outShape[3];
     if (numOc < 4)
       return rewriter.notifyMatchFailure(op, "fewer than 4 output channels");
-    std::optional<PaddedWindow> window = matchPixelWindow(op, *parts);
-    Value input = window ? window->source : parts->input;
+    std::optional<PaddedWindow> window = matchPixelWindow(op, parts);
+    Value input = window ? window->source : parts.input;
     // Checked before any IR is built: a failed match must not change it.
     std::optional<SmallVector<int64_t>> inStrides = getStaticStrides(input);
     std::optional<SmallVector<int64_t>> filterStrides =
-        getStaticStrides(parts->filter);
+        getStaticStrides(parts.filter);
     std::optional<SmallVector<int64_t>> outStrides =
-        getStaticStrides(parts->output);
+        getStaticStrides(parts.output);
     if (!inStrides || !filterStrides || !outStrides ||
         (*filterStrides)[3] != 1 || (*outStrides)[3] != 1)
       return rewriter.notifyMatchFailure(op, "output channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, input);
-    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
-    FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
+    FailureOr<ByteView> out = getByteView(rewriter, loc, parts.output);
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     int64_t numIc = filter->shape[2];
     bool unroll = kh * kw * numIc <= kMaxUnrolledTaps;
-    int64_t zx = parts->inputZp, zw = parts->filterZp;
+    int64_t zx = parts.inputZp, zw = parts.filterZp;
     const PaddedWindow *windowPtr = window ? &*window : nullptr;
 
     forEachOutputPixel(
-        rewriter, loc, outShape, *in, *parts,
+        rewriter, loc, outShape, *in, parts,
         [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
             Value pixel) {
           auto emitGroup = [&](OpBuilder &b, Location loc, Value first,
@@ -233,7 +222,7 @@ template <typename ConvOp> struct ConvHwcfToMve : OpRewritePattern<ConvOp> {
             Value filterChannel = vb.add(filter->offset, first);
             Value negZw = zw != 0 ? vb.splat(-zw, lanes) : nullptr;
             SmallVector<Value> result = forEachTap(
-                b, loc, *in, pixel, *parts, kh, kw, unroll, windowPtr, acc,
+                b, loc, *in, pixel, parts, kh, kw, unroll, windowPtr, acc,
                 [&](OpBuilder &b, Location loc, Value inTap, Value y, Value x,
                     ValueRange accs) {
                   Value filterTap = addScaled(

@@ -24,28 +24,22 @@ namespace {
 /// least 4 channels contiguous in input and filter as vectors, fewer
 /// (the in-place depthwise has 1) as scalars.
 template <typename DepthwiseOp>
-struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
-  using OpRewritePattern<DepthwiseOp>::OpRewritePattern;
+struct DepthwiseHwcToMve : Int8ConvPattern<DepthwiseOp> {
+  using Int8ConvPattern<DepthwiseOp>::Int8ConvPattern;
 
-  LogicalResult matchAndRewrite(DepthwiseOp op,
-                                PatternRewriter &rewriter) const override {
-    FailureOr<ConvParts> parts =
-        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
-    if (failed(parts))
-      return rewriter.notifyMatchFailure(op, "not an int8 depthwise conv on "
-                                             "memrefs with constant zero "
-                                             "points");
+  LogicalResult rewriteConv(DepthwiseOp op, const ConvParts &parts,
+                            PatternRewriter &rewriter) const override {
     ArrayRef<int64_t> outShape =
-        cast<MemRefType>(parts->output.getType()).getShape();
+        cast<MemRefType>(parts.output.getType()).getShape();
     int64_t channels = outShape[3];
-    std::optional<PaddedWindow> window = matchPixelWindow(op, *parts);
-    Value input = window ? window->source : parts->input;
+    std::optional<PaddedWindow> window = matchPixelWindow(op, parts);
+    Value input = window ? window->source : parts.input;
     // Checked before any IR is built: a failed match must not change it.
     std::optional<SmallVector<int64_t>> inStrides = getStaticStrides(input);
     std::optional<SmallVector<int64_t>> filterStrides =
-        getStaticStrides(parts->filter);
+        getStaticStrides(parts.filter);
     std::optional<SmallVector<int64_t>> outStrides =
-        getStaticStrides(parts->output);
+        getStaticStrides(parts.output);
     if (!inStrides || !filterStrides || !outStrides)
       return rewriter.notifyMatchFailure(op, "dynamic strides");
     if (channels >= 4 && ((*inStrides)[3] != 1 || (*filterStrides)[2] != 1 ||
@@ -53,15 +47,15 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
       return rewriter.notifyMatchFailure(op, "channels not contiguous");
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, input);
-    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts->filter);
-    FailureOr<ByteView> out = getByteView(rewriter, loc, parts->output);
+    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
+    FailureOr<ByteView> out = getByteView(rewriter, loc, parts.output);
     int64_t kh = filter->shape[0], kw = filter->shape[1];
     bool unroll = kh * kw <= kMaxUnrolledTaps;
-    int64_t zx = parts->inputZp, zw = parts->filterZp;
+    int64_t zx = parts.inputZp, zw = parts.filterZp;
     const PaddedWindow *windowPtr = window ? &*window : nullptr;
 
     forEachOutputPixel(
-        rewriter, loc, outShape, *in, *parts,
+        rewriter, loc, outShape, *in, parts,
         [&](OpBuilder &b, Location loc, Value n, Value oh, Value ow,
             Value pixel) {
           // Channels [first, first + active) in a vector of `lanes` lanes;
@@ -82,7 +76,7 @@ struct DepthwiseHwcToMve : OpRewritePattern<DepthwiseOp> {
             Value negZx = zx != 0 && lanes ? vb.splat(-zx, lanes) : nullptr;
             Value negZw = zw != 0 && lanes ? vb.splat(-zw, lanes) : nullptr;
             SmallVector<Value> result = forEachTap(
-                b, loc, *in, inChannel, *parts, kh, kw, unroll, windowPtr, acc,
+                b, loc, *in, inChannel, parts, kh, kw, unroll, windowPtr, acc,
                 [&](OpBuilder &b, Location loc, Value inTap, Value y, Value x,
                     ValueRange accs) {
                   VectorBuilder vb(b, loc);
