@@ -7,17 +7,20 @@
 // What the Arm int8 kernel passes share: matching a bufferized int8
 // convolution (operands, constant zero points, strides, dilations), reading
 // a memref through a byte pointer with static strides, and i32 loops that
-// thread loop-carried values. Used by the MVE and the DSP kernels
-// (MveInt8Kernels.cpp, DspInt8Kernels.cpp).
+// thread loop-carried values, and the builder of their i32 arithmetic. Used
+// by the MVE and the DSP kernels (MveKernels.h, DspKernels.h).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMOPT_LIB_TARGET_ARM_INT8KERNELUTILS_H
 #define MEMOPT_LIB_TARGET_ARM_INT8KERNELUTILS_H
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/LLVM.h"
 
 #include <optional>
@@ -50,6 +53,31 @@ bool isStaticIntMemRef(Value value, unsigned width);
 /// int8 input and filter, an int32 output and constant int8 zero points (the
 /// `_q` ops; the plain ones have none, i.e. 0).
 FailureOr<ConvParts> matchInt8Conv(linalg::LinalgOp op);
+
+/// The pattern of a kernel of the int8 convolution \p ConvOp: matches it
+/// (matchInt8Conv) and hands its parts to rewriteConv.
+template <typename ConvOp> struct Int8ConvPattern : OpRewritePattern<ConvOp> {
+  using OpRewritePattern<ConvOp>::OpRewritePattern;
+
+  /// Rewrites \p op, whose operands and attributes are \p parts.
+  virtual LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
+                                    PatternRewriter &rewriter) const = 0;
+
+  /// Matches \p op and calls rewriteConv.
+  LogicalResult matchAndRewrite(ConvOp op,
+                                PatternRewriter &rewriter) const final {
+    FailureOr<ConvParts> parts =
+        matchInt8Conv(cast<linalg::LinalgOp>(op.getOperation()));
+    if (failed(parts))
+      return rewriter.notifyMatchFailure(
+          op, llvm::is_one_of<ConvOp, linalg::DepthwiseConv2DNhwcHwcOp,
+                              linalg::DepthwiseConv2DNhwcHwcQOp>::value
+                  ? "not an int8 depthwise conv on memrefs with constant "
+                    "zero points"
+                  : "not an int8 conv on memrefs with constant zero points");
+    return rewriteConv(op, *parts, rewriter);
+  }
+};
 
 /// Returns the static strides of \p memref, or nothing if one is dynamic.
 std::optional<SmallVector<int64_t>> getStaticStrides(Value memref);
@@ -105,6 +133,28 @@ std::optional<SmallVector<int64_t>> getGlobalValues(Value operand);
 /// Index-typed casts of the i32 \p values (indices of a memref).
 SmallVector<Value> toIndices(OpBuilder &b, Location loc,
                              ArrayRef<Value> values);
+
+/// Emits the kernels' i32 arithmetic at one insertion point; the DSP and MVE
+/// builders add their own operations.
+struct ScalarBuilder {
+  ScalarBuilder(OpBuilder &builder, Location loc)
+      : b(builder), loc(loc), i8(builder.getI8Type()),
+        i32(builder.getI32Type()),
+        ptr(LLVM::LLVMPointerType::get(builder.getContext())) {}
+
+  /// An i32 constant.
+  Value constant(int64_t value) { return getI32Constant(b, loc, value); }
+  /// \p a + \p c.
+  Value add(Value a, Value c) { return arith::AddIOp::create(b, loc, a, c); }
+  /// \p a * \p c.
+  Value mul(Value a, Value c) { return arith::MulIOp::create(b, loc, a, c); }
+
+  /// The builder and location of the operations.
+  OpBuilder &b;
+  Location loc;
+  /// The types the kernels use: i8, i32 and the LLVM pointer.
+  Type i8, i32, ptr;
+};
 
 } // namespace armkernels
 } // namespace memopt

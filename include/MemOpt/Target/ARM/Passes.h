@@ -41,7 +41,7 @@ void populateArmMveInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock);
 
 /// Adds the MVE kernel of the in-place depthwise convolution's channel
-/// loops (MveInt8Kernels.cpp): vectors of 4 output pixels of one
+/// loops (MveChannelKernels.cpp): vectors of 4 output pixels of one
 /// channel. It must run before populateArmMveInt8KernelPatterns, which
 /// would make the convolution of each pixel scalar.
 void populateArmMveDepthwiseChannelPatterns(RewritePatternSet &patterns);

@@ -1,0 +1,153 @@
+//===- MveKernelSupport.cpp - MVE channels, scalars and windows -----------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// What the MVE convolution kernels share (MveKernels.h): channel groups,
+// output offsets, scalar loads, and a padded window of one output pixel
+// read in place (matchPaddedWindow, then the taps of its copied part).
+//
+//===----------------------------------------------------------------------===//
+
+#include "MveKernels.h"
+
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::armkernels;
+using namespace mlir::memopt::armkernels::mve;
+
+void mve::forEachChannelGroup(
+    OpBuilder &b, Location loc, int64_t channels,
+    function_ref<void(OpBuilder &, Location, Value, int64_t, int64_t)> emit) {
+  int64_t by8 = channels - channels % 8;
+  forWithAccs(b, loc, 0, by8, 8, {},
+              [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                emit(b, loc, first, 8, 8);
+                return SmallVector<Value>();
+              });
+  int64_t next = by8;
+  if (channels - next >= 4) {
+    emit(b, loc, getI32Constant(b, loc, next), 4, 4);
+    next += 4;
+  }
+  if (next < channels)
+    emit(b, loc, getI32Constant(b, loc, next), 4, channels - next);
+}
+
+Value mve::getOutputOffset(OpBuilder &b, Location loc, const ByteView &out,
+                           Value n, Value oh, Value ow, Value channel) {
+  Value offset = addScaled(b, loc, out.offset, n, out.strides[0]);
+  offset = addScaled(b, loc, offset, oh, out.strides[1]);
+  offset = addScaled(b, loc, offset, ow, out.strides[2]);
+  return addScaled(b, loc, offset, channel, out.strides[3]);
+}
+
+Value mve::loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
+                      int64_t zp) {
+  VectorBuilder vb(b, loc);
+  Value byte =
+      LLVM::LoadOp::create(b, loc, vb.i8, vb.address(base, offset, vb.i8), 1);
+  Value value = arith::ExtSIOp::create(b, loc, vb.i32, byte);
+  return zp == 0 ? value : vb.add(value, vb.constant(-zp));
+}
+
+std::optional<PaddedWindow> mve::matchPixelWindow(Operation *op,
+                                                  const ConvParts &parts) {
+  auto inType = cast<MemRefType>(parts.input.getType());
+  auto outType = cast<MemRefType>(parts.output.getType());
+  if (inType.getRank() != 4 || inType.getDimSize(0) != 1 ||
+      outType.getDimSize(0) != 1 || outType.getDimSize(1) != 1 ||
+      outType.getDimSize(2) != 1 || parts.dilationH != 1 ||
+      parts.dilationW != 1)
+    return std::nullopt;
+  std::optional<PaddedWindow> window = matchPaddedWindow(
+      op, parts.input, parts.inputZp, WindowUsers::OutsideBlock);
+  if (!window || !getStaticStrides(window->source))
+    return std::nullopt;
+  for (Operation *between = window->copy->getNextNode(); between != op;
+       between = between->getNextNode()) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
+    if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+        !llvm::all_of(linalgOp.getDpsInits(),
+                      [&](Value init) { return init == parts.output; }))
+      return std::nullopt;
+  }
+  return window;
+}
+
+void mve::eraseWindowWrites(PatternRewriter &rewriter,
+                            const PaddedWindow &window) {
+  rewriter.eraseOp(window.copy);
+  rewriter.eraseOp(window.target);
+  rewriter.eraseOp(window.fill);
+}
+
+SmallVector<Value>
+mve::forEachTap(OpBuilder &b, Location loc, const ByteView &in, Value pixel,
+                const ConvParts &parts, int64_t kh, int64_t kw, bool unroll,
+                const PaddedWindow *window, ValueRange accs, TapBody body) {
+  auto fullWindow = [&](OpBuilder &b, Location loc, ValueRange accs) {
+    return forTapsWithAccs(
+        b, loc, unroll, kh, accs,
+        [&](OpBuilder &b, Location loc, Value y, ValueRange accs) {
+          Value inRow =
+              addScaled(b, loc, pixel, y, parts.dilationH * in.strides[1]);
+          return forTapsWithAccs(
+              b, loc, unroll, kw, accs,
+              [&](OpBuilder &b, Location loc, Value x, ValueRange accs) {
+                Value inTap = addScaled(b, loc, inRow, x,
+                                        parts.dilationW * in.strides[2]);
+                return body(b, loc, inTap, y, x, accs);
+              });
+        });
+  };
+  if (!window)
+    return fullWindow(b, loc, accs);
+  auto toI32 = [&](OpFoldResult value) {
+    Value index = getValueOrCreateConstantIndexOp(b, loc, value);
+    return arith::IndexCastOp::create(b, loc, b.getI32Type(), index)
+        .getResult();
+  };
+  Value oy = toI32(window->offsetH), ox = toI32(window->offsetW);
+  Value h = toI32(window->sizeH), w = toI32(window->sizeW);
+  Value whole = arith::AndIOp::create(
+      b, loc,
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, h,
+                            getI32Constant(b, loc, kh)),
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, w,
+                            getI32Constant(b, loc, kw)));
+  auto dynamicLoop = [&](OpBuilder &b, Location loc, Value ub, ValueRange accs,
+                         LoopBody loopBody) {
+    auto loop = scf::ForOp::create(
+        b, loc, getI32Constant(b, loc, 0), ub, getI32Constant(b, loc, 1), accs,
+        [&](OpBuilder &b, Location loc, Value iv, ValueRange args) {
+          scf::YieldOp::create(b, loc, loopBody(b, loc, iv, args));
+        });
+    return SmallVector<Value>(loop.getResults());
+  };
+  auto ifOp = scf::IfOp::create(
+      b, loc, whole,
+      [&](OpBuilder &b, Location loc) {
+        scf::YieldOp::create(b, loc, fullWindow(b, loc, accs));
+      },
+      [&](OpBuilder &b, Location loc) {
+        SmallVector<Value> result = dynamicLoop(
+            b, loc, h, accs,
+            [&](OpBuilder &b, Location loc, Value ty, ValueRange accs) {
+              Value inRow = addScaled(b, loc, pixel, ty, in.strides[1]);
+              Value y = arith::AddIOp::create(b, loc, oy, ty);
+              return dynamicLoop(
+                  b, loc, w, accs,
+                  [&](OpBuilder &b, Location loc, Value tx, ValueRange accs) {
+                    Value inTap = addScaled(b, loc, inRow, tx, in.strides[2]);
+                    Value x = arith::AddIOp::create(b, loc, ox, tx);
+                    return body(b, loc, inTap, y, x, accs);
+                  });
+            });
+        scf::YieldOp::create(b, loc, result);
+      });
+  return SmallVector<Value>(ifOp.getResults());
+}
