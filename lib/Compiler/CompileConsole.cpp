@@ -6,7 +6,8 @@
 //
 // One lock serializes the progress lines, which the pass manager's and the
 // heartbeat threads print, and the diagnostics. A diagnostic without a
-// location (the driver's own errors) prints as `error: <message>`.
+// location (the driver's own errors) prints as `error: <message>`. Without
+// progress (`--quiet`), remarks are dropped too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,10 @@ static void printUnlocated(Diagnostic &diag, raw_ostream &os) {
 
 LogicalResult CompileConsole::handle(Diagnostic &diag) {
   std::lock_guard<std::mutex> lock(mutex);
+  // Remarks (how far a search got) are progress: quiet drops them, so a
+  // quiet compile that succeeds prints nothing.
+  if (!showProgress && diag.getSeverity() == DiagnosticSeverity::Remark)
+    return success();
   // The driver's own errors (an unreadable model, an option the pipeline
   // rejects, the LLVM backend) have no location.
   if (isa<UnknownLoc>(diag.getLocation()) && diag.getNotes().empty())

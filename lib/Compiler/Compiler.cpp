@@ -53,7 +53,7 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
   if (failed(renamePublicFunctions(module, options)))
     return failure();
   FailureOr<SmallVector<FunctionInfo>> infos = collectFunctions(module);
-  if (failed(infos))
+  if (failed(infos) || failed(checkTensorSizes(module)))
     return failure();
 
   llvm::StringMap<FunctionReport> reports;

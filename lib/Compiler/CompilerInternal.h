@@ -68,6 +68,12 @@ LogicalResult renamePublicFunctions(ModuleOp module,
 /// describe them.
 FailureOr<SmallVector<FunctionInfo>> collectFunctions(ModuleOp module);
 
+/// Checks that every statically shaped tensor of \p module (function
+/// arguments and op results) fits the target's 32-bit index: at most
+/// 2^31 - 1 bytes, TOSA's own limit. Emits one error, at the first tensor
+/// over it, and fails.
+LogicalResult checkTensorSizes(ModuleOp module);
+
 /// Returns the integer attribute \p name of \p op, if any.
 std::optional<int64_t> getIntAttr(Operation *op, StringRef name);
 

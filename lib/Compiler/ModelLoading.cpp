@@ -7,7 +7,7 @@
 // Reads a model for the compile driver: TFLite and ONNX are recognised from
 // their bytes and imported, text is parsed as MLIR. Then gives the public
 // functions their C names and checks that a C header can describe their
-// signatures.
+// signatures and that every tensor fits the target.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +22,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
@@ -39,6 +40,12 @@ mlir::memopt::loadModel(std::unique_ptr<llvm::MemoryBuffer> buffer,
                         llvm::SourceMgr *sourceMgr) {
   StringRef path = options.modelPath;
   StringRef bytes = buffer->getBuffer();
+  // An empty file (or only white space) would parse as an empty module.
+  if (bytes.trim().empty()) {
+    emitError(UnknownLoc::get(context))
+        << (path == "-" ? StringRef("<stdin>") : path) << ": the file is empty";
+    return nullptr;
+  }
   OwningOpRef<ModuleOp> module;
   switch (detectModelFormat(bytes)) {
   case ModelFormat::TFLite:
@@ -205,4 +212,55 @@ mlir::memopt::collectFunctions(ModuleOp module) {
   if (infos.empty())
     return module.emitError("no public function with a body to compile");
   return infos;
+}
+
+/// Returns the bytes of \p type, or std::nullopt if they overflow int64_t.
+static std::optional<int64_t> getTensorBytes(RankedTensorType type) {
+  int64_t bits = type.getElementTypeBitWidth();
+  int64_t count = 1;
+  for (int64_t dim : type.getShape())
+    if (llvm::MulOverflow(count, dim, count))
+      return std::nullopt;
+  int64_t totalBits;
+  if (llvm::MulOverflow(count, bits, totalBits))
+    return std::nullopt;
+  return llvm::divideCeil(totalBits, 8);
+}
+
+LogicalResult mlir::memopt::checkTensorSizes(ModuleOp module) {
+  const int64_t limit = llvm::maxIntN(32);
+  // Returns failure after the error if \p value's tensor is over the limit.
+  auto check = [&](Value value, Location loc, StringRef what) -> LogicalResult {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    if (!type || !type.hasStaticShape() ||
+        !type.getElementType().isIntOrFloat())
+      return success();
+    std::optional<int64_t> bytes = getTensorBytes(type);
+    if (bytes && *bytes <= limit)
+      return success();
+    InFlightDiagnostic diag = emitError(loc) << what << " " << type;
+    if (bytes)
+      diag << " needs " << *bytes << " bytes";
+    else
+      diag << " needs more bytes than 64 bits count";
+    return diag << ", over the limit of " << limit
+                << " bytes of one tensor on the target's 32-bit pointers";
+  };
+  // Before the ops: the inputs first.
+  WalkResult result = module.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto func = dyn_cast<func::FuncOp>(op)) {
+      if (!func.isExternal())
+        for (BlockArgument argument : func.getArguments())
+          if (failed(
+                  check(argument, func.getLoc(),
+                        "input #" + std::to_string(argument.getArgNumber()))))
+            return WalkResult::interrupt();
+      return WalkResult::advance();
+    }
+    for (Value value : op->getResults())
+      if (failed(check(value, op->getLoc(), "the result")))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }

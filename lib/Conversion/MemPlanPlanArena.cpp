@@ -85,6 +85,12 @@ void MemPlanPlanArenaPass::runOnOperation() {
     func.emitError("capacity ") << capacity << " is negative";
     return signalPassFailure();
   }
+  const unsigned indexBitwidth = this->indexBitwidth;
+  if (indexBitwidth < 8 || indexBitwidth > 64) {
+    func.emitError("index-bitwidth ")
+        << indexBitwidth << " is not between 8 and 64";
+    return signalPassFailure();
+  }
   if (func->hasAttr(memplan::kArenaSizeAttrName) ||
       func.walk([](memplan::ArenaOp) { return WalkResult::interrupt(); })
           .wasInterrupted()) {
@@ -172,6 +178,17 @@ void MemPlanPlanArenaPass::runOnOperation() {
         << " ms before its node budget: the plan is valid, but a less busy "
            "machine may find a smaller one (raise time-limit-ms, or lower "
            "max-search-nodes for a plan that does not depend on the clock)";
+  // The lowering's index (the target's pointer width) is signed: an offset
+  // at or past 2^(bits - 1) would wrap to a negative one there.
+  const int64_t indexLimit =
+      static_cast<int64_t>(llvm::maxIntN(static_cast<int64_t>(indexBitwidth)));
+  if (plan->arenaSize > indexLimit) {
+    func.emitError("the arena needs ")
+        << plan->arenaSize << " bytes, over the limit of " << indexLimit
+        << " bytes of the target's " << indexBitwidth
+        << "-bit pointers (its offsets would wrap)";
+    return signalPassFailure();
+  }
   if (!isValidPlan(problem, *plan, alignment)) {
     func.emitError("internal error: the '")
         << algorithm << "' placement overlaps live buffers";

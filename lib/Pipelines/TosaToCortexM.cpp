@@ -269,7 +269,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     if (failed(addText(pm,
                        llvm::formatv("func.func(memplan-plan-arena{{"
                                      "alignment={0} capacity={1} "
-                                     "algorithm={2}})",
+                                     "algorithm={2} index-bitwidth=32})",
                                      options.alignment, options.sram,
                                      options.placement)
                            .str(),

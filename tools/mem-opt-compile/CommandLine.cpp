@@ -211,6 +211,7 @@ void mlir::memopt::parseCommandLine(int argc, char **argv) {
 
 CommandLineOutputs mlir::memopt::getCommandLineOutputs() {
   CommandLineOutputs outputs;
+  outputs.modelPath = inputFilename;
   outputs.objectFile = outputFilename;
   outputs.headerFile = headerFilename;
   outputs.llvmIRFile = emitLLVMFilename;

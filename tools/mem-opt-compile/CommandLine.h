@@ -22,6 +22,8 @@ namespace memopt {
 
 /// What the command line asks for besides the compile's options.
 struct CommandLineOutputs {
+  /// The model's path as given ("-": stdin).
+  std::string modelPath;
   /// The object, header and LLVM IR files; empty when not asked for.
   std::string objectFile, headerFile, llvmIRFile;
   /// Whether --report was given.

@@ -28,6 +28,7 @@
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
@@ -100,6 +101,16 @@ int main(int argc, char **argv) {
   registerDefaultTimingManagerCLOptions();
   parseCommandLine(argc, argv);
   CommandLineOutputs outputs = getCommandLineOutputs();
+  // A model that cannot be read is the first thing to fix.
+  if (outputs.modelPath != "-") {
+    if (std::error_code error = llvm::sys::fs::access(
+            outputs.modelPath, llvm::sys::fs::AccessMode::Exist)) {
+      llvm::WithColor::error()
+          << "cannot open input file '" << outputs.modelPath
+          << "': " << error.message() << "\n";
+      return 1;
+    }
+  }
   if (outputs.objectFile.empty() && outputs.headerFile.empty() &&
       outputs.llvmIRFile.empty() && !outputs.report) {
     llvm::WithColor::error() << "nothing to do: give -o, --header, "

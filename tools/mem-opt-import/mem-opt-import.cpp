@@ -77,6 +77,10 @@ int main(int argc, char **argv) {
       &context, memopt::getModelNameFromPath(inputFile));
 
   llvm::StringRef bytes = input->getBuffer();
+  if (bytes.empty()) {
+    llvm::WithColor::error() << inputFile << ": the file is empty\n";
+    return 1;
+  }
   OwningOpRef<ModuleOp> module;
   switch (detectModelFormat(bytes)) {
   case ModelFormat::ONNX:

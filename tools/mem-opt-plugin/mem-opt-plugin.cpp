@@ -25,14 +25,14 @@
 
 /// Registers mem-opt's passes, and its version for the host's --version.
 static void registerPasses() {
-  mlir::memopt::registerVersionPrinter();
+  mlir::memopt::registerPluginVersionPrinter();
   mlir::memopt::registerAllPasses();
 }
 
 /// Registers the memplan dialect, and mem-opt's version for the host's
 /// --version.
 static void registerDialects(mlir::DialectRegistry *registry) {
-  mlir::memopt::registerVersionPrinter();
+  mlir::memopt::registerPluginVersionPrinter();
   registry->insert<mlir::memplan::MemPlanDialect>();
 }
 

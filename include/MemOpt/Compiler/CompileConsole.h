@@ -43,7 +43,8 @@ public:
   /// Handles the diagnostics of \p context while it lives: those at the
   /// nodes of the model \p modelName (getModelNameFromPath) by name, the
   /// others through \p sourceMgr's handler. Progress lines start with
-  /// `<toolName>: `; they are printed only if \p showProgress.
+  /// `<toolName>: `; they, and remarks, are printed only if
+  /// \p showProgress.
   CompileConsole(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                  StringRef toolName, StringRef modelName, bool showProgress,
                  raw_ostream &os = llvm::errs());
@@ -71,7 +72,7 @@ private:
   std::unique_ptr<SourceMgrHandler> sourceMgrHandler;
   /// The tool's and the model's names.
   std::string toolName, modelName;
-  /// Whether progress is printed.
+  /// Whether progress and remarks are printed.
   bool showProgress;
   /// Where everything goes.
   raw_ostream &os;

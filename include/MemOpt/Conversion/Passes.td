@@ -66,6 +66,10 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     `capacity=<bytes>`, the pass fails when the plan does not fit: the error
     is at the op where the live bytes peak and names the arena size, the
     lower bound and the capacity.
+    With `index-bitwidth=<bits>` (the lowering's index width; 32 on
+    Cortex-M), an arena of 2^(bits - 1) bytes or more is an error at the
+    function naming its size and the limit: its offsets would wrap in the
+    lowered code.
 
     Errors (at their location): functions with several blocks, dynamic
     shapes, non-identity layouts or memory spaces, allocations in nested
@@ -120,6 +124,11 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
            "Fail on allocations whose 'alignment' attribute exceeds their "
            "alignment in the arena (by default it is ignored: "
            "one-shot-bufferize puts 64 on every buffer; default: false)">,
+    Option<"indexBitwidth", "index-bitwidth", "unsigned", /*default=*/"64",
+           "Width of the target's index (its pointers; 32 on Cortex-M): the "
+           "arena, and so every offset in it, must stay below "
+           "2^(index-bitwidth - 1) bytes, the largest value of that signed "
+           "index (8 to 64; default: 64)">,
   ];
   let dependentDialects = ["memplan::MemPlanDialect"];
 }

@@ -81,6 +81,14 @@ static FailureOr<ConvOperands> checkConvOperands(TFLiteImporter &imp,
   c.quantized = c.inElt.isInteger(8);
   if (!(c.inElt.isF32() || c.quantized))
     return imp.opError() << "unsupported input type " << c.inElt;
+  // Dynamic-range ("hybrid") quantization: float activations, int8 weights
+  // that the kernel dequantizes at run time.
+  if (c.inElt.isF32() && c.filterType.getElementType().isInteger(8))
+    return imp.opError()
+           << "hybrid quantization (float activations, int8 weights) is "
+              "not supported: quantize the activations too, with "
+              "full-integer post-training quantization (int8 inputs and "
+              "outputs)";
   if (c.filterType.getElementType() != c.inElt ||
       c.outType.getElementType() != c.inElt)
     return imp.opError() << "input, filter and output types differ";

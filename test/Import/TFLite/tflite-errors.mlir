@@ -53,6 +53,23 @@
 // RUN: not mem-opt-import %t/undef.tflite 2>&1 | FileCheck %s --check-prefix=UNDEF
 // UNDEF: error: tflite op 0 (FULLY_CONNECTED) -> '{{.*}}': tensor 9 'StatefulPartitionedCall:0' is used before it is defined and has no data
 //
+// Hybrid (dynamic-range) quantization: float activations and biases, int8
+// weights; the int8 model with every tensor but the weights made FLOAT32 (0).
+// The error says what to do; mem-opt-compile gives the same line.
+// RUN: %syspython %S/tflite_tensors.py --mutate %S/Inputs/hello_world_int8.tflite type 0 0 1 3 5 7 8 9 %t/hybrid.tflite
+// RUN: not mem-opt-import %t/hybrid.tflite > %t/hybrid.out 2>&1
+// RUN: FileCheck %s --check-prefix=HYBRID < %t/hybrid.out
+// RUN: count 1 < %t/hybrid.out
+// RUN: not mem-opt-compile %t/hybrid.tflite -o %t/hybrid.o > %t/hybrid-compile.out 2>&1
+// RUN: FileCheck %s --check-prefix=HYBRID < %t/hybrid-compile.out
+// RUN: count 1 < %t/hybrid-compile.out
+// HYBRID: hybrid.tflite:0:0: error: tflite op 0 (FULLY_CONNECTED) -> 'sequential/dense/MatMul;sequential/dense/Relu;sequential/dense/BiasAdd': hybrid quantization (float activations, int8 weights) is not supported: quantize the activations too, with full-integer post-training quantization (int8 inputs and outputs)
+//
+// An empty file.
+// RUN: touch %t/empty.tflite
+// RUN: not mem-opt-import %t/empty.tflite 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: error: {{.*}}empty.tflite: the file is empty
+//
 // A sweep: every 197th truncation length and a bit flip every 179 bytes of
 // both committed models; each run must end with success or an error
 // message, never a crash (the fuzzer in test/fuzz goes much further).

@@ -12,7 +12,7 @@
 # the imported TOSA module: each tensor that an op produces or the function
 # takes (matched by its `loc("name")`) must have the same shape and element
 # byte size. Exit status 1 on any mismatch. With --mutate it writes damaged
-# copies of a model for the error tests.
+# or altered copies of a model for the error tests.
 #
 # Field slots (TFLite schema order): Model{version, operator_codes,
 # subgraphs, description, buffers}, SubGraph{tensors, inputs, outputs,
@@ -228,7 +228,9 @@ def mutate(path, kind, args, out):
     truncate N | flip OFFSET BIT | opcode CODE (every operator code becomes
     builtin CODE) | dynamic TENSOR (its first dimension becomes -1) |
     badinput INDEX (operator 0's first input becomes tensor INDEX) |
-    graphinput INDEX (the graph's first input becomes tensor INDEX)."""
+    graphinput INDEX (the graph's first input becomes tensor INDEX) |
+    type CODE TENSOR... (each TENSOR's type becomes TensorType CODE; the
+    field must be present, as it is for any type but FLOAT32)."""
     data = bytearray(open(path, "rb").read())
     b = Buf(bytes(data))
     model = Table(b, b.u32(0))
@@ -256,6 +258,12 @@ def mutate(path, kind, args, out):
         start, n = model.tables(2)[0]._vec(1)
         assert n > 0
         struct.pack_into("<i", data, start, int(args[0]))
+    elif kind == "type":
+        tensors = model.tables(2)[0].tables(0)
+        for index in args[1:]:
+            p = tensors[int(index)].field(1)
+            assert p is not None, "tensor %s has no type field" % index
+            data[p] = int(args[0])
     else:
         raise SystemExit("unknown mutation " + kind)
     open(out, "wb").write(bytes(data))
