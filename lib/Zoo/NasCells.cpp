@@ -261,6 +261,29 @@ static const NasFamily &familyOf(NasFamilyKind kind) {
   llvm_unreachable("unknown NAS family");
 }
 
+/// Stacks \p cells cells of \p family on the inputs \p prevPrev and \p prev
+/// (the reduction cells, at a third and two thirds of the stack, double the
+/// channels, starting from \p channels), then the head: a global average
+/// pool and a 1x1 convolution to \p classes outputs. \p reducePrev says
+/// whether \p prev has half the resolution of \p prevPrev.
+static void stackCells(TosaGraphBuilder &g, const NasFamily &family,
+                       unsigned cells, int64_t channels, Value prevPrev,
+                       Value prev, bool reducePrev, int64_t classes) {
+  for (unsigned i = 0; i < cells; ++i) {
+    bool reduction = i == cells / 3 || i == 2 * cells / 3;
+    if (reduction)
+      channels *= 2;
+    Value out = buildCell(g, reduction ? family.reduction : family.normal,
+                          prevPrev, prev, channels, reduction, reducePrev,
+                          "c" + std::to_string(i) + "_");
+    reducePrev = reduction;
+    prevPrev = prev;
+    prev = out;
+  }
+  Value pooled = g.globalAvgPool(prev, "gap");
+  g.finish(g.conv(pooled, classes, 1, 1, "classifier"));
+}
+
 //===----------------------------------------------------------------------===//
 // Models
 //===----------------------------------------------------------------------===//
@@ -281,22 +304,8 @@ void mlir::memopt::zoo::buildNasCifarNetwork(TosaGraphBuilder &g,
   const NasFamily &family = familyOf(kind);
   Value image = g.addInput(p.resolution, p.resolution, 3);
   Value stem = g.conv(image, p.channels, 3, 1, "stem_conv");
-  Value prevPrev = stem, prev = stem;
-  int64_t c = p.channels;
-  bool reducePrev = false;
-  for (unsigned i = 0; i < p.cells; ++i) {
-    bool reduction = i == p.cells / 3 || i == 2 * p.cells / 3;
-    if (reduction)
-      c *= 2;
-    Value out = buildCell(g, reduction ? family.reduction : family.normal,
-                          prevPrev, prev, c, reduction, reducePrev,
-                          "c" + std::to_string(i) + "_");
-    reducePrev = reduction;
-    prevPrev = prev;
-    prev = out;
-  }
-  Value pooled = g.globalAvgPool(prev, "gap");
-  g.finish(g.conv(pooled, numClasses, 1, 1, "classifier"));
+  stackCells(g, family, p.cells, p.channels, stem, stem,
+             /*reducePrev=*/false, numClasses);
 }
 
 void mlir::memopt::zoo::buildNasImageNetNetwork(TosaGraphBuilder &g,
@@ -309,19 +318,6 @@ void mlir::memopt::zoo::buildNasImageNetNetwork(TosaGraphBuilder &g,
   stem0 = g.relu(stem0, "stem0_relu");
   stem0 = g.conv(stem0, c, 3, 2, "stem0_conv2");
   Value stem1 = g.reluConv(stem0, c, 3, 2, "stem1");
-  Value prevPrev = stem0, prev = stem1;
-  bool reducePrev = true;
-  for (unsigned i = 0; i < p.cells; ++i) {
-    bool reduction = i == p.cells / 3 || i == 2 * p.cells / 3;
-    if (reduction)
-      c *= 2;
-    Value out = buildCell(g, reduction ? family.reduction : family.normal,
-                          prevPrev, prev, c, reduction, reducePrev,
-                          "c" + std::to_string(i) + "_");
-    reducePrev = reduction;
-    prevPrev = prev;
-    prev = out;
-  }
-  Value pooled = g.globalAvgPool(prev, "gap");
-  g.finish(g.conv(pooled, 1000, 1, 1, "classifier"));
+  stackCells(g, family, p.cells, c, stem0, stem1, /*reducePrev=*/true,
+             /*classes=*/1000);
 }
