@@ -15,9 +15,11 @@
 
 #include "MemOpt/Import/Import.h"
 #include "MemOpt/Support/Diagnostics.h"
+#include "MemOpt/Utils/StorageSize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
@@ -214,28 +216,17 @@ mlir::memopt::collectFunctions(ModuleOp module) {
   return infos;
 }
 
-/// Returns the bytes of \p type, or std::nullopt if they overflow int64_t.
-static std::optional<int64_t> getTensorBytes(RankedTensorType type) {
-  int64_t bits = type.getElementTypeBitWidth();
-  int64_t count = 1;
-  for (int64_t dim : type.getShape())
-    if (llvm::MulOverflow(count, dim, count))
-      return std::nullopt;
-  int64_t totalBits;
-  if (llvm::MulOverflow(count, bits, totalBits))
-    return std::nullopt;
-  return llvm::divideCeil(totalBits, 8);
-}
-
 LogicalResult mlir::memopt::checkTensorSizes(ModuleOp module) {
   const int64_t limit = llvm::maxIntN(32);
+  DataLayout layout(module);
   // Returns failure after the error if \p value's tensor is over the limit.
   auto check = [&](Value value, Location loc, StringRef what) -> LogicalResult {
     auto type = dyn_cast<RankedTensorType>(value.getType());
     if (!type || !type.hasStaticShape() ||
         !type.getElementType().isIntOrFloat())
       return success();
-    std::optional<int64_t> bytes = getTensorBytes(type);
+    // The bytes the lowering allocates; none only when they overflow.
+    std::optional<int64_t> bytes = getStorageBytes(type, layout);
     if (bytes && *bytes <= limit)
       return success();
     InFlightDiagnostic diag = emitError(loc) << what << " " << type;
