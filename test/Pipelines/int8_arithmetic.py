@@ -324,7 +324,7 @@ class Generator:
         shifts = []
         flat = acc.reshape(-1, channels)
         for c in range(n):
-            if self.rng.random() < 0.5:
+            if self.rng.random() < 0.3:
                 shifts.append(self.shift(vector))
                 continue
             column = flat[:, c] if per_channel else flat
@@ -377,6 +377,13 @@ class Generator:
                          range(int(np.prod(shape)))],
                         dtype=np.int64).reshape(shape)
 
+    def activations(self, shape, zp):
+        """Inputs over all of int8, or near the zero point (small
+        accumulators: shifts 32 and 33 without saturation)."""
+        amplitude = self.rng.choice([255, 255, 16, 2])
+        return self.int8(shape, max(-128, zp - amplitude),
+                         min(127, zp + amplitude))
+
     def weights(self, shape):
         """Weights over all of int8, or small ones (small accumulators:
         shifts below 32)."""
@@ -389,7 +396,7 @@ class Generator:
                          for _ in range(n)], dtype=np.int64)
 
     # Cases --------------------------------------------------------------
-    def conv_like(self, depthwise):
+    def conv_like(self, depthwise, double, vector):
         rng = self.rng
         c = rng.randint(1, 10)
         h, w = rng.randint(1, 7), rng.randint(1, 7)
@@ -400,7 +407,7 @@ class Generator:
         sx, pl, pr = self.window(w, kw, dil[1])
         izp = self.zero_point()
         wzp = 0 if rng.random() < 0.7 else rng.randint(-128, 127)
-        x = self.int8([1, h, w, c])
+        x = self.activations([1, h, w, c], izp)
         xa = self.fn.arg(x, "i8")
         izp_name = self.fn.const([izp], "i8")
         wzp_name = self.fn.const([wzp], "i8")
@@ -426,22 +433,21 @@ class Generator:
                 *pad, *stride, tensor(x.shape, "i8"), tensor(wt.shape, "i8"),
                 tensor(bias.shape, "i32"), tensor([1], "i8"),
                 tensor([1], "i8"), tensor(acc.shape, "i32")))
-        self.finish(name, acc, rng.random() < 0.8, rng.random() < 0.5,
-                    rng.random() < 0.7,
+        self.finish(name, acc, rng.random() < 0.8, double, vector,
                     "%s %dx%dx%d k%dx%d s%s p%s d%s izp=%d wzp=%d oc=%d" % (
                         op, h, w, c, kh, kw, stride, pad, dil, izp, wzp, oc))
 
-    def fully_connected(self):
+    def fully_connected(self, double, vector):
         rng = self.rng
         k, n = rng.randint(1, 20), rng.randint(1, 12)
         if rng.random() < 0.5:
             # A 1x1 convolution of one pixel, as TFLite's importer lowers it.
-            self.conv_fc(k, n)
+            self.conv_fc(k, n, double, vector)
             return
         rows = rng.randint(1, 4)
-        a, b = self.int8([1, rows, k]), self.weights([1, k, n])
         azp, bzp = self.zero_point(), 0 if rng.random() < 0.7 else \
             rng.randint(-128, 127)
+        a, b = self.activations([1, rows, k], azp), self.weights([1, k, n])
         an = self.fn.arg(a, "i8")
         bn = self.fn.const(b, "i8")
         azn, bzn = self.fn.const([azp], "i8"), self.fn.const([bzp], "i8")
@@ -452,16 +458,15 @@ class Generator:
                 name, an, bn, azn, bzn, tensor(a.shape, "i8"),
                 tensor(b.shape, "i8"), tensor([1], "i8"), tensor([1], "i8"),
                 tensor(acc.shape, "i32")))
-        self.finish(name, acc, rng.random() < 0.5, rng.random() < 0.5,
-                    rng.random() < 0.7, "matmul %dx%dx%d azp=%d bzp=%d" % (
-                        rows, k, n, azp, bzp))
+        self.finish(name, acc, rng.random() < 0.5, double, vector,
+                    "matmul %dx%dx%d azp=%d bzp=%d" % (rows, k, n, azp, bzp))
 
-    def conv_fc(self, k, n):
+    def conv_fc(self, k, n, double, vector):
         rng = self.rng
-        x = self.int8([1, 1, 1, k])
+        izp = self.zero_point()
+        x = self.activations([1, 1, 1, k], izp)
         wt = self.weights([n, 1, 1, k])
         bias = self.bias(n)
-        izp = self.zero_point()
         acc = conv_acc(x, izp, wt, 0, bias, [1, 1], [0, 0, 0, 0], [1, 1])
         xa = self.fn.arg(x, "i8")
         wn, bn = self.fn.const(wt, "i8"), self.fn.const(bias, "i32")
@@ -475,11 +480,10 @@ class Generator:
                 tensor(wt.shape, "i8"), tensor(bias.shape, "i32"),
                 tensor([1], "i8"), tensor([1], "i8"),
                 tensor(acc.shape, "i32")))
-        self.finish(name, acc, rng.random() < 0.8, rng.random() < 0.5,
-                    rng.random() < 0.7,
+        self.finish(name, acc, rng.random() < 0.8, double, vector,
                     "fully-connected %d->%d izp=%d" % (k, n, izp))
 
-    def pool(self, average):
+    def pool(self, average, double, vector):
         rng = self.rng
         c = rng.randint(1, 10)
         h, w = rng.randint(1, 8), rng.randint(1, 8)
@@ -512,18 +516,17 @@ class Generator:
                        ("avg_pool2d" if average else "max_pool2d", h, w, c,
                         kh, kw, stride, pad, izp, ozp))
 
-    def elementwise(self, op):
+    def elementwise(self, op, double, vector):
         """An add or mul of int8 tensors as TOSA writes TFLite's: each input
         rescaled to int32 (its zero point subtracted; for add, scaled up by
         about 2^20 as TFLite's left shift does), then the int32 add or mul
         and a rescale to int8."""
         rng = self.rng
         shape = [1, rng.randint(1, 3), rng.randint(1, 4), rng.randint(1, 10)]
-        double = rng.random() < 0.5
         ins, scaled, names, what = [], [], [], []
         for _ in range(2):
-            x = self.int8(shape)
             zp = self.zero_point()
+            x = self.activations(shape, zp)
             if op == "add":
                 # (x - zp) << 20 times a multiplier < 1: at most 2^28.
                 m = rng.randint(1 << 30, INT32_MAX)
@@ -551,19 +554,17 @@ class Generator:
                     name, names[0], names[1], zero, tensor(shape, "i32"),
                     tensor(shape, "i32"), tensor([1], "i8"),
                     tensor(shape, "i32")))
-        self.finish(name, acc, False, double, rng.random() < 0.7,
+        self.finish(name, acc, False, double, vector,
                     "%s %s (%s)" % (op, "x".join(map(str, shape)),
                                     "; ".join(what)))
 
-    def bare_rescale(self):
+    def bare_rescale(self, double, vector):
         """A rescale of int32 inputs drawn for their shift: values whose
         results spread over int8, exact halves, and the extremes."""
         rng = self.rng
         c = rng.randint(1, 20)
         shape = [1, 1, 1, c] if rng.random() < 0.6 else \
             [1, rng.randint(1, 3), rng.randint(1, 3), c]
-        double = rng.random() < 0.5
-        vector = rng.random() < 0.6
         per_channel = rng.random() < 0.8
         n = c if per_channel else 1
         multipliers = [self.multiplier(double) for _ in range(n)]
@@ -602,7 +603,7 @@ class Generator:
                           ",".join(map(str, shifts)),
                           ",".join(map(str, multipliers)), out_zp))
 
-    def requantize_int8(self):
+    def requantize_int8(self, double, vector):
         """An int8 -> int8 rescale with both zero points (TFLite's
         quantize of int8)."""
         rng = self.rng
@@ -610,9 +611,8 @@ class Generator:
         shape = [1, rng.randint(1, 3), rng.randint(1, 3), c]
         x = self.int8(shape)
         izp, ozp = self.zero_point(), self.zero_point()
-        double = rng.random() < 0.5
         m = rng.randint(1 << 30, INT32_MAX)
-        s = rng.randint(28, 33)
+        s = rng.randint(32, 33) if vector else rng.randint(28, 33)
         xa = self.fn.arg(x, "i8")
         name = self.fn.rescale(xa, shape, "i8", "i8", [m], [s], izp, ozp,
                                double)
@@ -622,13 +622,19 @@ class Generator:
                           "double" if double else "single", m, s, izp, ozp))
 
     def generate(self, cases):
-        kinds = [lambda: self.conv_like(False), lambda: self.conv_like(True),
-                 self.fully_connected, lambda: self.pool(True),
-                 lambda: self.pool(False), lambda: self.elementwise("add"),
-                 lambda: self.elementwise("mul"), self.bare_rescale,
+        """Cases of each kind in turn; round r of the kinds has DOUBLE_ROUND
+        rescales if r is odd, and shifts in [32, 62] (the 32-bit kernels')
+        in rounds 0-3 of every 6, in [1, 62] in rounds 4 and 5."""
+        kinds = [lambda *a: self.conv_like(False, *a),
+                 lambda *a: self.conv_like(True, *a), self.fully_connected,
+                 lambda *a: self.pool(True, *a),
+                 lambda *a: self.pool(False, *a),
+                 lambda *a: self.elementwise("add", *a),
+                 lambda *a: self.elementwise("mul", *a), self.bare_rescale,
                  self.bare_rescale, self.requantize_int8]
         for i in range(cases):
-            kinds[i % len(kinds)]()
+            r = i // len(kinds)
+            kinds[i % len(kinds)](r % 2 == 1, r % 6 < 4)
         return self.fn
 
 
