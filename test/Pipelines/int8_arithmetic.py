@@ -558,17 +558,20 @@ class Generator:
                     "%s %s (%s)" % (op, "x".join(map(str, shape)),
                                     "; ".join(what)))
 
-    def bare_rescale(self, double, vector):
+    def bare_rescale(self, double, vector, shape=None, shifts=None):
         """A rescale of int32 inputs drawn for their shift: values whose
         results spread over int8, exact halves, and the extremes."""
         rng = self.rng
         c = rng.randint(1, 20)
-        shape = [1, 1, 1, c] if rng.random() < 0.6 else \
-            [1, rng.randint(1, 3), rng.randint(1, 3), c]
-        per_channel = rng.random() < 0.8
+        if not shape:
+            shape = [1, 1, 1, c] if rng.random() < 0.6 else \
+                [1, rng.randint(1, 3), rng.randint(1, 3), c]
+        c = shape[-1]
+        per_channel = shifts is not None or rng.random() < 0.8
         n = c if per_channel else 1
         multipliers = [self.multiplier(double) for _ in range(n)]
-        shifts = [self.shift(vector) for _ in range(n)]
+        if shifts is None:
+            shifts = [self.shift(vector) for _ in range(n)]
         pixels = int(np.prod(shape[:-1]))
         x = np.zeros((pixels, c), dtype=np.int64)
         for ch in range(c):
@@ -579,7 +582,7 @@ class Generator:
             if double and s < 31:
                 hi = (1 << s) - 1
             hi = min(hi, ((INT32_MAX - 256) << s) // abs(m) - 1)
-            target = min(hi, max(1, (200 << s) // abs(m)))
+            target = min(hi, max(1, (150 << s) // abs(m)))
             for p in range(pixels):
                 r = rng.random()
                 if r < 0.5:
@@ -621,6 +624,21 @@ class Generator:
                        % ("x".join(map(str, shape)),
                           "double" if double else "single", m, s, izp, ozp))
 
+    def edges(self):
+        """The edges of the 32-bit kernels' domain, in every function: one
+        pixel of 13 channels (a vector tail) and a row of 6 pixels of 5
+        channels, shifts 32 and 33 (where the bits below 2^31 of the
+        product round), 62 and 61, and 31 (just outside: the whole rescale
+        stays 64-bit), in both rounding modes."""
+        for double in (False, True):
+            self.bare_rescale(double, True, [1, 1, 1, 13],
+                              [32, 33, 62, 32, 33, 61, 32, 33, 32, 33, 40,
+                               32, 33])
+            self.bare_rescale(double, True, [1, 1, 6, 5],
+                              [33, 32, 32, 33, 62])
+            self.bare_rescale(double, True, [1, 1, 1, 7],
+                              [31, 32, 33, 31, 62, 32, 33])
+
     def generate(self, cases):
         """Cases of each kind in turn; round r of the kinds has DOUBLE_ROUND
         rescales if r is odd, and shifts in [32, 62] (the 32-bit kernels')
@@ -632,6 +650,7 @@ class Generator:
                  lambda *a: self.elementwise("add", *a),
                  lambda *a: self.elementwise("mul", *a), self.bare_rescale,
                  self.bare_rescale, self.requantize_int8]
+        self.edges()
         for i in range(cases):
             r = i // len(kinds)
             kinds[i % len(kinds)](r % 2 == 1, r % 6 < 4)
