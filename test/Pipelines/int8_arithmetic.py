@@ -273,6 +273,8 @@ class Generator:
     def __init__(self, seed):
         self.rng = random.Random(seed)
         self.fn = Function(self.rng)
+        # Set by edges(): the shifts of every rescale, and small inputs.
+        self.forced_shifts = None
 
     # Parameters -------------------------------------------------------
     def multiplier(self, double):
@@ -324,6 +326,9 @@ class Generator:
         shifts = []
         flat = acc.reshape(-1, channels)
         for c in range(n):
+            if self.forced_shifts:
+                shifts.append(self.forced_shifts[c % len(self.forced_shifts)])
+                continue
             if self.rng.random() < 0.3:
                 shifts.append(self.shift(vector))
                 continue
@@ -381,6 +386,8 @@ class Generator:
         """Inputs over all of int8, or near the zero point (small
         accumulators: shifts 32 and 33 without saturation)."""
         amplitude = self.rng.choice([255, 255, 16, 2])
+        if self.forced_shifts:
+            amplitude = 2
         return self.int8(shape, max(-128, zp - amplitude),
                          min(127, zp + amplitude))
 
@@ -388,10 +395,14 @@ class Generator:
         """Weights over all of int8, or small ones (small accumulators:
         shifts below 32)."""
         amplitude = self.rng.choice([127, 127, 8, 1])
+        if self.forced_shifts:
+            amplitude = 8
         return self.int8(shape, max(-128, -amplitude), amplitude)
 
     def bias(self, n):
         amplitude = self.rng.choice([0, 100, 5000, 1 << 20])
+        if self.forced_shifts:
+            amplitude = 100
         return np.array([self.rng.randint(-amplitude, amplitude)
                          for _ in range(n)], dtype=np.int64)
 
@@ -638,6 +649,12 @@ class Generator:
                               [33, 32, 32, 33, 62])
             self.bare_rescale(double, True, [1, 1, 1, 7],
                               [31, 32, 33, 31, 62, 32, 33])
+            # Convolutions of small accumulators, per-channel shifts 32
+            # and 33 (the fused kernels' rescales).
+            self.forced_shifts = [32, 33, 33, 32, 32]
+            self.conv_like(False, double, True)
+            self.conv_like(True, double, True)
+            self.forced_shifts = None
 
     def generate(self, cases):
         """Cases of each kind in turn; round r of the kinds has DOUBLE_ROUND
