@@ -185,6 +185,46 @@ def pool(x, kernel, stride, pad, izp, out_zp, average):
     return out
 
 
+def self_test():
+    """Values of the reference worked out by hand, so that the reference
+    itself can fail."""
+    # -0.75 -> -1 either way.
+    assert tflite_multiply(-3, 1 << 30, 32) == -1
+    assert tosa_apply_scale(-3, 1 << 30, 32) == -1
+    # 0.375: TFLite's first rounding (to 2^-31) gives 0.5, its second 1;
+    # one rounding gives 0.
+    assert tflite_multiply(3, 1 << 30, 33) == 1
+    assert tosa_apply_scale(3, 1 << 30, 33) == 0
+    # -0.5: TFLite rounds away from zero, TOSA's single rounding up.
+    assert tflite_multiply(-2, 1 << 30, 32) == -1
+    assert tosa_apply_scale(-2, 1 << 30, 32) == 0
+    assert tflite_multiply(2, 1 << 30, 32) == 1
+    # Shifts below 31 are a left shift in TFLite: +-5 * 0.75 * 2^1 = +-7.5,
+    # and its high multiply rounds halves up.
+    assert tflite_multiply(5, 3 << 29, 30) == 8
+    assert tflite_multiply(-5, 3 << 29, 30) == -7
+    assert tosa_apply_scale(-5, 3 << 29, 30) == -7
+    # gemmlowp's one saturating case.
+    assert srdhm(INT32_MIN, INT32_MIN) == INT32_MAX
+    # 1 / 3 and 1 / 4 as TOSA's reciprocal_scale: ((2^30 + 1) << k) / n.
+    assert reciprocal_scale(3) == (1431655766, 32)
+    assert reciprocal_scale(4) == ((1 << 30) + 1, 32)
+    # Averages: (1 + 2 + 4) / 3 = 2.33 -> 2, -6 / 3 = -2, a padded 0.
+    x = np.array([1, 2, 4, -1, -2, -3, 0, 0]).reshape(1, 1, 8, 1)
+    got = pool(x, [1, 3], [1, 3], [0, 0, 0, 1], 0, 0, True)
+    assert got.reshape(-1).tolist() == [2, -2, 0], got
+    got = pool(x, [1, 4], [1, 4], [0, 0, 0, 0], 0, 0, True)
+    assert got.reshape(-1).tolist() == [2, -1], got  # 1.5 and -1.25
+    # A 3x3 convolution, stride 2, one pixel of padding: the corner output
+    # sees the 2x2 corner of the input.
+    x = np.arange(25).reshape(1, 5, 5, 1)
+    w = np.ones((1, 3, 3, 1), dtype=np.int64)
+    acc = conv_acc(x, 1, w, 0, np.array([10]), [2, 2], [1, 1, 1, 1], [1, 1])
+    assert acc[0, 0, 0, 0] == 10 + (0 + 1 + 5 + 6) - 4
+    assert acc[0, 1, 1, 0] == 10 + sum(range(6, 9)) + sum(range(11, 14)) + \
+        sum(range(16, 19)) - 9
+
+
 # --------------------------------------------------------------------------
 # The generator.
 # --------------------------------------------------------------------------
@@ -734,6 +774,7 @@ def main():
     ap.add_argument("--generate-only", action="store_true",
                     help="write the model, inputs and expected outputs only")
     args = ap.parse_args()
+    self_test()
     here = os.path.dirname(os.path.abspath(__file__))
     run_model = os.path.join(here, "firmware", "run_model.py")
     status = 0
