@@ -284,15 +284,20 @@ def tosa_entry(model):
     return names[0]
 
 
-def host_run(tools, model, fn, seed, work):
-    """Seeded inputs and the outputs of the TOSA function run on the host by
-    mem-opt-run (upstream MLIR's lowering, JIT-compiled; no scheduling, no
-    in-place rewrites, no arena)."""
+def host_run(tools, model, fn, seed, work, given_inputs=None):
+    """Seeded inputs (or the bytes of the file \p given_inputs) and the
+    outputs of the TOSA function run on the host by mem-opt-run (upstream
+    MLIR's lowering, JIT-compiled; no scheduling, no in-place rewrites, no
+    arena)."""
     inputs, outputs = os.path.join(work, "in.bin"), os.path.join(
         work, "host_out.bin")
+    if given_inputs:
+        inputs = given_inputs
+        source = ["--inputs=" + inputs]
+    else:
+        source = ["--seed=%d" % seed, "--write-inputs=" + inputs]
     run([os.path.join(tools, "mem-opt-run"), model, "--entry=" + fn,
-         "--seed=%d" % seed, "--write-inputs=" + inputs,
-         "--outputs=" + outputs])
+         "--outputs=" + outputs] + source)
     return open(inputs, "rb").read(), open(outputs, "rb").read()
 
 
@@ -319,6 +324,11 @@ def main():
     ap.add_argument("--work", required=True, help="scratch directory")
     ap.add_argument("--cpu", action="append", default=[])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--inputs", help="the inputs' bytes (mem-opt-run "
+                    "--inputs) instead of seeded random ones")
+    ap.add_argument("--expected", help="the outputs' bytes from an "
+                    "independent reference: the host's and every CPU's "
+                    "outputs must equal them too, byte for byte")
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-5)
     ap.add_argument("--timeout", type=int, default=60)
@@ -368,12 +378,26 @@ def main():
         if reference is None:
             raw_in, raw_out = host_run(args.tools, args.model,
                                        tosa_entry(args.model), args.seed,
-                                       args.work)
+                                       args.work, args.inputs)
             arrays = split(raw_in, inputs)
             reference = split(raw_out, outputs)
             if arrays is None or reference is None:
                 print("FAIL mem-opt-run's data does not match the header")
                 return 1
+            if args.expected:
+                # The host against the independent reference, then the
+                # reference is what every CPU must produce.
+                expected = split(open(args.expected, "rb").read(), outputs)
+                if expected is None:
+                    print("FAIL --expected does not match the header")
+                    return 1
+                for i, (host, want) in enumerate(zip(reference, expected)):
+                    err = compare("host out%d" % i, host, want, args.rtol,
+                                  args.atol)
+                    if err:
+                        print("FAIL " + err)
+                        status = 1
+                reference = expected
         glue = os.path.join(work, "model_glue.c")
         write_glue(glue, header, fn, arena, align, inputs, outputs, arrays,
                    has_arena, offsets)
