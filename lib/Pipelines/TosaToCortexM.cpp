@@ -239,6 +239,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (failed(addText(pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
+                     // Constant globals named and ordered by first use, not
+                     // by bufferization's order of the functions.
+                     "order-constant-globals,"
                      // The marks of prepare-bufferization, carried out on
                      // buffers before canonicalization rebuilds the generics.
                      "func.func(reuse-dying-inputs),canonicalize,"
