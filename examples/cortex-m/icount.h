@@ -39,10 +39,10 @@ typedef void (*MeasuredFn)(void *, void *, void *, void *);
 /// interrupt counting the wraps: startup.c's sysTickHandler).
 void sysTickStart(void);
 
-/// Calls \p fn(a0, a1, a2, a3) through icountCall and prints its SysTick
-/// ticks as `ICOUNT <name> systick=<ticks>`.
-void measuredCall(const char *name, void *a0, void *a1, void *a2, void *a3,
-                  MeasuredFn fn);
+/// Calls \p fn(a0, a1, a2, a3) through icountCall, prints its SysTick
+/// ticks as `ICOUNT <name> systick=<ticks>` and returns them.
+unsigned long long measuredCall(const char *name, void *a0, void *a1,
+                                void *a2, void *a3, MeasuredFn fn);
 
 /// Starts SysTick and measures the `empty` and `calibration` calls.
 void icountCalibrate(void);

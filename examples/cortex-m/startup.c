@@ -46,7 +46,7 @@ void resetHandler(void) {
   *cpacr |= 0xFu << 20;
   __asm volatile("dsb\n\tisb" ::: "memory");
 #endif
-  if (__data_load__ != __data_start__)
+  if ((uintptr_t)__data_load__ != (uintptr_t)__data_start__)
     memcpy(__data_start__, __data_load__,
            (size_t)(__data_end__ - __data_start__));
   memset(__bss_start__, 0, (size_t)(__bss_end__ - __bss_start__));

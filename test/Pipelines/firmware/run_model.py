@@ -131,8 +131,8 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     lines = ['#include "%s"' % os.path.basename(header), "",
              "struct ModelOutput { const void *data; unsigned bytes; };",
              "typedef void (*MeasuredFn)(void *, void *, void *, void *);",
-             "void measuredCall(const char *name, void *a0, void *a1, "
-             "void *a2, void *a3, MeasuredFn fn);",
+             "unsigned long long measuredCall(const char *name, void *a0, "
+             "void *a1, void *a2, void *a3, MeasuredFn fn);",
              "const unsigned modelArenaSize = %d;" % arena,
              "const unsigned modelArenaAlign = %d;" % align]
     for i, ((shape, ctype), array) in enumerate(zip(inputs, arrays)):
