@@ -1,4 +1,4 @@
-# ===- arm-none-eabi.cmake - CMake toolchain file for bare-metal Cortex-M --=== #
+# ===- arm-none-eabi.cmake - CMake toolchain file for bare-metal M -------=== #
 #
 # Part of the mem-opt project.
 #

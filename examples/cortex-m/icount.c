@@ -88,15 +88,14 @@ void sysTickStart(void) {
 }
 #endif
 
-unsigned long long measuredCall(const char *name, void *a0, void *a1,
-                                void *a2, void *a3, MeasuredFn fn) {
+unsigned long long measuredCall(const char *name, void *a0, void *a1, void *a2,
+                                void *a3, MeasuredFn fn) {
   uint64_t start = sysTickNow();
   icountCall(a0, a1, a2, a3, fn);
   uint64_t ticks = sysTickNow() - start;
   printf("ICOUNT %s systick=%llu\n", name, (unsigned long long)ticks);
   return ticks;
 }
-
 
 void icountCalibrate(void) {
   sysTickStart();

@@ -41,8 +41,8 @@ void sysTickStart(void);
 
 /// Calls \p fn(a0, a1, a2, a3) through icountCall, prints its SysTick
 /// ticks as `ICOUNT <name> systick=<ticks>` and returns them.
-unsigned long long measuredCall(const char *name, void *a0, void *a1,
-                                void *a2, void *a3, MeasuredFn fn);
+unsigned long long measuredCall(const char *name, void *a0, void *a1, void *a2,
+                                void *a3, MeasuredFn fn);
 
 /// Starts SysTick and measures the `empty` and `calibration` calls.
 void icountCalibrate(void);

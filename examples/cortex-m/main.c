@@ -80,9 +80,8 @@ static double readValue(const uint8_t *p, unsigned type, unsigned k) {
   }
 }
 
-static const char *const typeNames[] = {"int8_t",  "uint8_t", "int16_t",
-                                        "int32_t", "int64_t", "float",
-                                        "double"};
+static const char *const typeNames[] = {
+    "int8_t", "uint8_t", "int16_t", "int32_t", "int64_t", "float", "double"};
 
 int main(void) {
   uintptr_t align = modelArenaAlign ? modelArenaAlign : 16;
@@ -137,8 +136,8 @@ int main(void) {
       printf("output %u dequantized (scale %.9g, zero point %d):", i,
              (double)out->scale, out->zeroPoint);
       for (unsigned k = 0; k < count; ++k)
-        printf(" %.6g", out->scale * (readValue(data, out->type, k) -
-                                      out->zeroPoint));
+        printf(" %.6g",
+               out->scale * (readValue(data, out->type, k) - out->zeroPoint));
       printf("\n");
     }
   }

@@ -1,4 +1,4 @@
-# ===- model-io.cmake - C tables of a compiled model's inputs and outputs --=== #
+# ===- model-io.cmake - C tables of a compiled model's inputs/outputs ----=== #
 #
 # Part of the mem-opt project.
 #

@@ -11,7 +11,8 @@
  * .data from flash where the linker script loads it there (microbit), clears
  * .bss, opens semihosting's standard streams, runs the static constructors,
  * calls main and exits with its return value. The stack is the top of the
- * code RAM (link-*.ld), not where semihosting's HEAPINFO would put it. SysTick's interrupt counts the wraps of its 24-bit counter (main.c
+ * code RAM (link-*.ld), not where semihosting's HEAPINFO would put it.
+ * SysTick's interrupt counts the wraps of its 24-bit counter (icount.c
  * measures calls with it). Every fault spins in place; tests always run
  * QEMU under `timeout`.
  *
