@@ -77,3 +77,4 @@ config.substitutions.append((
         os.path.join(config.memopt_src_root, "test", "Pipelines", "firmware",
                      "run_model.py"), config.memopt_tools_dir)))
 config.substitutions.append(("%memopt_version", config.memopt_version))
+config.substitutions.append(("%memopt_tools_dir", config.memopt_tools_dir))
