@@ -12,9 +12,9 @@
  *
  * Every window holds icountCall's `blx r4` and the function, up to and
  * including its return. The blx is a taken branch to the function's first
- * instruction, 16-bit in every function here: on M4 it costs 1 + P = 2;
- * on M7 it issues with icountCall's preceding `ldr r4, [sp, #8]` and costs
- * only P = 1. A return by `bx lr` to icountEnd (a 16-bit pop) is 1 + P = 2
+ * instruction, 16-bit in every function here: 1 + P = 2 on both (on M7
+ * it reads the r4 that icountCall's preceding `ldr r4, [sp, #8]` writes,
+ * so the two do not issue together). A return by `bx lr` to icountEnd (a 16-bit pop) is 1 + P = 2
  * on both unless it issues second in a pair on M7 (then P = 1); `pop {..,
  * pc}` is 1 + N + 3 on M4, 1 + ceil(N/2) + 3 on M7. Every function starts
  * word-aligned (.align 2), so the offsets below are the low address bits.
@@ -44,8 +44,8 @@ __asm__(".text\n"
              str r1, [r0, r2]          1   register offset after a load
              bx lr                     2
            total 14. M7 (loads and stores 1, no two memory accesses in one
-           cycle): blx 1, seven memory instructions 7, bx lr issues with
-           the str: 0 + P = 1; total 9. */
+           cycle): blx 2, seven memory instructions 7, bx lr issues with
+           the str: 0 + P = 1; total 10. */
         ".align 2\n"
         ".global loads\n"
         ".type loads, %function\n"
@@ -69,13 +69,14 @@ __asm__(".text\n"
                 (pipelined), mla 1, subs 1, bne 1 = 6, 4 x 6 = 24;
                 3 taken: 3 x P = 3; mov 1; pop {r4, pc} 1 + 2 + 3 = 6;
                 total 2 + 3 + 1 + 24 + 3 + 1 + 6 = 40.
-           M7:  blx 1; push 1 + 1 = 2; the first iteration runs on from
-                movs: movs 1, ldr r4 0 (pairs with movs), ldr r12 1, mla 0
-                (pairs with the ldr), subs 1, bne 0 (pairs) = 3;
+           M7:  blx 2; push 1 + 1 = 2; the first iteration runs on from
+                movs: movs 1, ldr r4 0 (pairs with movs), ldr r12 1, mla 1
+                (reads r12, which the ldr writes), subs 0 (pairs with
+                mla), bne 1 (subs issued second) = 4;
                 iterations 2-4 start at the branch target: ldr r4 1,
-                ldr r12 1, mla 0, subs 1, bne 0 = 3 each, 9;
+                ldr r12 1, mla 1, subs 0, bne 1 = 4 each, 12;
                 3 taken: 3; mov 1; pop 1 + 1 + 3 = 5;
-                total 1 + 2 + 3 + 9 + 3 + 1 + 5 = 24. */
+                total 2 + 2 + 4 + 12 + 3 + 1 + 5 = 29. */
         ".align 2\n"
         ".global mac\n"
         ".type mac, %function\n"
@@ -96,8 +97,8 @@ __asm__(".text\n"
         /* dsp(r0 = buffer): LDM of three registers, SMLAD, a division.
            M4:  blx 2; ldmia 1 + 3 = 4; smlad 1; udiv 12 (the upper bound
                 of 2-12); bx lr 2; total 21.
-           M7:  blx 1; ldmia 1 + 2 = 3; smlad 1 (no pair after an LDM);
-                udiv 12; bx lr 2 (no pair after a division); total 19. */
+           M7:  blx 2; ldmia 1 + 2 = 3; smlad 1 (no pair after an LDM);
+                udiv 12; bx lr 2 (no pair after a division); total 20. */
         ".align 2\n"
         ".global dsp\n"
         ".type dsp, %function\n"
@@ -114,10 +115,11 @@ __asm__(".text\n"
            M4:  blx 2; movs 1; 3 x (subs.w 1 + bne 1) = 6; 2 taken x P 2
                 = 4; cbz 1 + 1 = 2; cmp 1; beq 1; movs 1; bx lr 2;
                 total 2 + 1 + 6 + 4 + 2 + 1 + 1 + 1 + 2 = 20.
-           M7:  blx 1; movs 1, subs.w 0 (pair), bne 1 (its predecessor
-                is taken); iterations 2-3: subs.w 1, bne 0 = 1 each, 2;
-                2 taken x 1 = 2; cbz 1 + 1 = 2; cmp 1, beq 0; movs 1;
-                bx lr 0 + 1; total 1 + 2 + 2 + 2 + 2 + 1 + 1 + 1 = 12. */
+           M7:  blx 2; movs 1, subs.w 1 (reads the r1 movs writes),
+                bne 0 (pairs); iterations 2-3: subs.w 1, bne 0 = 1 each,
+                2; 2 taken x 1 = 2; cbz 1 + 1 = 2; cmp 1, beq 0; movs r0
+                1; bx lr 0 + 1 (pairs: it reads lr, not r0);
+                total 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 = 13. */
         ".align 2\n"
         ".global branches\n"
         ".type branches, %function\n"
@@ -139,7 +141,7 @@ __asm__(".text\n"
 
         /* fp(r0 = buffer): M4 FPU (TRM 7.2.3): vldr 2 each, vmla 3,
            vdiv 14. M4: blx 2 + 2 + 2 + 3 + 14 + bx lr 2 = 25. M7 (the
-           same FPU costs): blx 1 + 2 + 2 + 3 + 14 + 2 = 24. */
+           same FPU costs): the same 25. */
         ".align 2\n"
         ".global fp\n"
         ".type fp, %function\n"

@@ -24,7 +24,18 @@ static unsigned popcount(uint32_t x) {
 }
 
 static CycleInsn make(CycleClass cls, size_t size) {
-  CycleInsn insn = {cls, (uint8_t)size, 0, false, false, -1, -1, -1};
+  CycleInsn insn = {cls, (uint8_t)size, 0,     false, false, -1, -1,
+                    -1,  0xFFFF,        0xFFFF};
+  return insn;
+}
+
+/// Bit \p r, none for -1.
+static uint16_t reg(int r) { return r < 0 ? 0 : (uint16_t)(1u << r); }
+
+/// \p insn with the registers it reads and writes.
+static CycleInsn uses(CycleInsn insn, uint16_t reads, uint16_t writes) {
+  insn.reads = reads;
+  insn.writes = writes;
   return insn;
 }
 
@@ -33,6 +44,8 @@ static CycleInsn memory(CycleClass cls, size_t size, int rt, int rn, int rm) {
   CycleInsn insn = make(cls, size);
   insn.rn = (int8_t)rn;
   insn.rm = (int8_t)rm;
+  insn.reads = reg(rn) | reg(rm) | (cls == CLS_LOAD ? 0 : reg(rt));
+  insn.writes = cls == CLS_LOAD ? reg(rt) : 0;
   if (cls == CLS_LOAD) {
     insn.rt = (int8_t)rt;
     if (rt == 15) {
@@ -44,17 +57,35 @@ static CycleInsn memory(CycleClass cls, size_t size, int rt, int rn, int rm) {
 }
 
 static CycleInsn decode16(uint32_t hw) {
+  int lo = hw & 7, mid = (hw >> 3) & 7, hi8 = (hw >> 8) & 7;
   /* A5.2.1 shift, add, subtract, move, compare: 00xxxx. */
-  if ((hw & 0xC000) == 0x0000)
-    return make(CLS_ALU, 2);
-  /* A5.2.2 data processing: 010000; MULS is 0100001101. */
-  if ((hw & 0xFC00) == 0x4000)
-    return make((hw & 0xFFC0) == 0x4340 ? CLS_MUL : CLS_ALU, 2);
+  if ((hw & 0xC000) == 0x0000) {
+    CycleInsn insn = make(CLS_ALU, 2);
+    if ((hw & 0x2000) == 0) { /* shifts, ADD/SUB register or imm3 */
+      uint16_t reads = reg(mid);
+      if ((hw & 0x1C00) == 0x1800) /* register form: Rm */
+        reads |= reg((hw >> 6) & 7);
+      return uses(insn, reads, reg(lo));
+    }
+    unsigned op = (hw >> 11) & 3; /* MOV, CMP, ADD, SUB imm8 */
+    return uses(insn, op == 0 ? 0 : reg(hi8), op == 1 ? 0 : reg(hi8));
+  }
+  /* A5.2.2 data processing: 010000; MULS is 0100001101; TST, CMP, CMN
+     (1000, 1010, 1011) write no register. */
+  if ((hw & 0xFC00) == 0x4000) {
+    unsigned op = (hw >> 6) & 0xF;
+    bool compare = op == 8 || op == 10 || op == 11;
+    return uses(make(op == 13 ? CLS_MUL : CLS_ALU, 2), reg(lo) | reg(mid),
+                compare ? 0 : reg(lo));
+  }
   /* A5.2.3 special data instructions and branch and exchange: 010001. */
   if ((hw & 0xFC00) == 0x4400) {
     unsigned op = (hw >> 8) & 3;
     unsigned rd = ((hw >> 4) & 8) | (hw & 7);
-    CycleInsn insn = make(CLS_ALU, 2);
+    int rm = (hw >> 3) & 0xF;
+    CycleInsn insn =
+        uses(make(CLS_ALU, 2), reg(rm) | (op <= 1 ? reg((int)rd) : 0),
+             op == 1 || op == 3 ? 0 : reg((int)rd));
     if (op == 3 || (op != 1 && rd == 15)) { /* BX, BLX, ADD/MOV pc */
       insn.cls = CLS_BRANCH;
       insn.writesPc = true;
@@ -78,11 +109,18 @@ static CycleInsn decode16(uint32_t hw) {
                   -1);
   /* ADR, ADD SP: 1010. */
   if ((hw & 0xF000) == 0xA000)
-    return make(CLS_ALU, 2);
+    return uses(make(CLS_ALU, 2), reg(13), reg(hi8));
   /* A5.2.5 miscellaneous: 1011. */
   if ((hw & 0xF000) == 0xB000) {
     CycleInsn insn = make(CLS_ALU, 2);
+    if ((hw & 0xFF00) == 0xB000) /* ADD, SUB SP */
+      insn = uses(insn, reg(13), reg(13));
+    else if ((hw & 0xFF00) == 0xB200 || (hw & 0xFF00) == 0xBA00)
+      insn = uses(insn, reg(mid), reg(lo)); /* extends, REV */
+    else if ((hw & 0xFF00) == 0xBF00)
+      insn = uses(insn, 0, 0);     /* IT, hints */
     if ((hw & 0xF500) == 0xB100) { /* CBZ, CBNZ */
+      insn = uses(insn, reg(lo), 0);
       insn.cls = CLS_BRANCH;
       insn.writesPc = true;
     } else if ((hw & 0xFE00) == 0xB400) { /* PUSH, bit 8 LR */
@@ -103,7 +141,7 @@ static CycleInsn decode16(uint32_t hw) {
   }
   /* Conditional branch and SVC: 1101 (condition 1110 UDF, 1111 SVC). */
   if ((hw & 0xF000) == 0xD000) {
-    CycleInsn insn = make(CLS_ALU, 2);
+    CycleInsn insn = uses(make(CLS_ALU, 2), 0, 0);
     if (((hw >> 8) & 0xF) < 0xE) {
       insn.cls = CLS_BRANCH;
       insn.writesPc = true;
@@ -112,7 +150,7 @@ static CycleInsn decode16(uint32_t hw) {
   }
   /* B: 11100. */
   if ((hw & 0xF800) == 0xE000) {
-    CycleInsn insn = make(CLS_BRANCH, 2);
+    CycleInsn insn = uses(make(CLS_BRANCH, 2), 0, 0);
     insn.writesPc = true;
     return insn;
   }
@@ -182,7 +220,7 @@ static CycleInsn decode32(uint32_t hw1, uint32_t hw2) {
   }
   /* Branches and miscellaneous control: 11110 with bit 15 of hw2 set. */
   if ((hw1 & 0xF800) == 0xF000 && (hw2 & 0x8000)) {
-    CycleInsn insn = make(CLS_BRANCH, 4);
+    CycleInsn insn = uses(make(CLS_BRANCH, 4), 0, 0);
     insn.writesPc = true;
     /* op1 = x0x with op = 111xxxx: MSR, MRS, hints, barriers. */
     if ((hw2 & 0x5000) == 0 && ((hw1 >> 7) & 7) == 7) {
@@ -193,28 +231,56 @@ static CycleInsn decode32(uint32_t hw1, uint32_t hw2) {
   }
   /* A5.3.10 store single: 11111000xxx0. */
   if ((hw1 & 0xFF10) == 0xF800) {
-    bool reg = !(hw1 & 0x80) && ((hw2 >> 6) & 0x3F) == 0;
-    return memory(reg ? CLS_STORE_REG : CLS_STORE_IMM, 4, rt, rn,
-                  reg ? (int)(hw2 & 0xF) : -1);
+    bool byReg = !(hw1 & 0x80) && ((hw2 >> 6) & 0x3F) == 0;
+    CycleInsn insn = memory(byReg ? CLS_STORE_REG : CLS_STORE_IMM, 4, rt, rn,
+                            byReg ? (int)(hw2 & 0xF) : -1);
+    if (!(hw1 & 0x80) && (hw2 & 0x900) == 0x900) /* imm8 with writeback */
+      insn.writes |= reg((int)rn);
+    return insn;
   }
   /* A5.3.7-9 loads: 1111100xxxx1; Rt = PC with a byte or halfword is a
      preload hint. */
   if ((hw1 & 0xFE10) == 0xF810) {
-    bool reg = !(hw1 & 0x80) && rn != 15 && ((hw2 >> 6) & 0x3F) == 0;
+    bool byReg = !(hw1 & 0x80) && rn != 15 && ((hw2 >> 6) & 0x3F) == 0;
     bool word = ((hw1 >> 5) & 3) == 2;
     CycleInsn insn = memory(CLS_LOAD, 4, rt == 15 && !word ? -1 : (int)rt, rn,
-                            reg ? (int)(hw2 & 0xF) : -1);
+                            byReg ? (int)(hw2 & 0xF) : -1);
+    if (!(hw1 & 0x80) && rn != 15 && (hw2 & 0x900) == 0x900)
+      insn.writes |= reg((int)rn); /* imm8 with writeback */
     return insn;
   }
   /* A5.3.16 multiply, multiply accumulate, absolute difference:
      111110110. */
-  if ((hw1 & 0xFF80) == 0xFB00)
-    return make(CLS_MUL, 4);
+  unsigned rd = (hw2 >> 8) & 0xF, rm = hw2 & 0xF;
+  if ((hw1 & 0xFF80) == 0xFB00) /* Ra = 15: no accumulator */
+    return uses(make(CLS_MUL, 4),
+                reg((int)rn) | reg((int)rm) | (rt == 15 ? 0 : reg((int)rt)),
+                reg((int)rd));
   /* A5.3.17 long multiply, long multiply accumulate, divide: 111110111. */
   if ((hw1 & 0xFF80) == 0xFB80) {
     unsigned op1 = (hw1 >> 4) & 7, op2 = (hw2 >> 4) & 0xF;
-    return make((op1 == 1 || op1 == 3) && op2 == 0xF ? CLS_DIV : CLS_MUL, 4);
+    /* RdLo, RdHi are read by the accumulating forms: counted always. */
+    return uses(
+        make((op1 == 1 || op1 == 3) && op2 == 0xF ? CLS_DIV : CLS_MUL, 4),
+        reg((int)rn) | reg((int)rm) | reg((int)rt) | reg((int)rd),
+        reg((int)rt) | reg((int)rd));
   }
+  /* Data processing: modified or plain immediate (11110, bit 15 of hw2
+     clear), shifted register (1110101), register (11111010). Rd = 15 is a
+     compare; Rn = 15 reads nothing (MOV, MVN). MOVW and MOVT hold an
+     immediate in the Rn field; MOVT and BFI also read Rd. */
+  uint16_t dest = rd == 15 ? 0 : reg((int)rd);
+  uint16_t src = rn == 15 ? 0 : reg((int)rn);
+  if ((hw1 & 0xF800) == 0xF000) {
+    unsigned op = (hw1 >> 4) & 0x1F;
+    bool plain = (hw1 & 0x200) != 0;
+    if (plain && (op == 0x04 || op == 0x0C))
+      src = 0;
+    bool readsRd = plain && (op == 0x0C || op == 0x16);
+    return uses(make(CLS_ALU, 4), src | (readsRd ? dest : 0), dest);
+  }
+  if ((hw1 & 0xFE00) == 0xEA00 || (hw1 & 0xFF00) == 0xFA00)
+    return uses(make(CLS_ALU, 4), src | reg((int)rm), dest);
   /* Everything else: data processing (immediate, shifted register,
      register), which is one cycle. */
   return make(CLS_ALU, 4);
@@ -280,8 +346,8 @@ unsigned cyclePairing(CycleCpu cpu, const CycleInsn *prev, bool prevPaired,
     return 1;
   }
   /* M7 (assumption): two adjacent one-cycle integer instructions issue
-     together unless both access memory or both multiply; a branch may be
-     the second of a pair. Register dependencies are not modelled. */
+     together unless both access memory, both multiply or the second reads
+     a register the first writes; a branch may be the second of a pair. */
   if (prevPaired || prev->writesPc)
     return 0;
   bool prevSimple =
@@ -294,6 +360,8 @@ unsigned cyclePairing(CycleCpu cpu, const CycleInsn *prev, bool prevPaired,
   if (isMemory(prev->cls) && isMemory(insn->cls))
     return 0;
   if (prev->cls == CLS_MUL && insn->cls == CLS_MUL)
+    return 0;
+  if (prev->writes & insn->reads)
     return 0;
   return cycleBase(cpu, insn);
 }

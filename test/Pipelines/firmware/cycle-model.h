@@ -50,12 +50,14 @@ typedef enum {
 /// One decoded instruction.
 typedef struct {
   CycleClass cls;
-  uint8_t size;  ///< 2 or 4 bytes
-  uint8_t n;     ///< registers or words moved (CLS_MULTIPLE, CLS_FP_LOAD)
-  bool writesPc; ///< a branch: may transfer control elsewhere
-  bool loadsPc;  ///< loads the PC from memory (LDR pc, POP {.., pc})
-  int8_t rt;     ///< CLS_LOAD's destination register, or -1
-  int8_t rn, rm; ///< a single load or store's address registers, or -1
+  uint8_t size;    ///< 2 or 4 bytes
+  uint8_t n;       ///< registers or words moved (CLS_MULTIPLE, CLS_FP_LOAD)
+  bool writesPc;   ///< a branch: may transfer control elsewhere
+  bool loadsPc;    ///< loads the PC from memory (LDR pc, POP {.., pc})
+  int8_t rt;       ///< CLS_LOAD's destination register, or -1
+  int8_t rn, rm;   ///< a single load or store's address registers, or -1
+  uint16_t reads;  ///< core registers read (bit r), all when unknown
+  uint16_t writes; ///< core registers written, all when unknown
 } CycleInsn;
 
 /// Decodes the instruction of \p size bytes (2 or 4) at \p bytes, as they
@@ -67,7 +69,8 @@ CycleInsn cycleDecode(const uint8_t *bytes, size_t size);
 unsigned cycleBase(CycleCpu cpu, const CycleInsn *insn);
 
 /// The cycles \p insn saves because it executes right after \p prev (M4: a
-/// load or store pipelined after a single load; M7: dual issue). On M7,
+/// load or store pipelined after a single load; M7: dual issue when \p insn
+/// reads no register \p prev writes). On M7,
 /// \p prevPaired says whether prev itself was issued in the second slot of
 /// a pair (it then cannot take \p insn as its partner).
 unsigned cyclePairing(CycleCpu cpu, const CycleInsn *prev, bool prevPaired,
