@@ -38,7 +38,9 @@ from run_model import (BOARDS, CYCLE_MODELS, build_plugin,  # noqa: E402
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__)
+    ap = argparse.ArgumentParser(
+        description="Instructions and estimated cycles of every measuredCall() "
+        "of a firmware ELF on QEMU (docs/CortexM.md, \"Cycles per inference\")")
     ap.add_argument("elf")
     ap.add_argument("--cpu", required=True, choices=sorted(BOARDS))
     ap.add_argument("--work", help="scratch directory (default: temporary)")
