@@ -11,16 +11,19 @@
 # (test/Pipelines/firmware/icount-plugin.c), and by SysTick under
 # `-icount shift=0` (one tick every 40 instructions at 25 MHz, 31.25 at the
 # 32 MHz of mps3-an547), after both
-# counters are checked on a calibration loop of known length. Prints a
-# Markdown table: instructions per inference (the plugin's), MACs,
-# instructions per MAC, arena and flash (the object's code + constants).
+# counters are checked on a calibration loop of known length. On M4 and M7
+# the plugin also estimates the call's cycles from a table of the CPU's
+# timings (test/Pipelines/firmware/cycle-model.c; docs/CortexM.md, "Cycles
+# per inference"). Prints a Markdown table: instructions per inference (the
+# plugin's), estimated cycles (`-` on M55), MACs, instructions and cycles
+# per MAC, arena and flash (the object's code + constants).
 #
 # Usage: benchmarks/cortex-m-icount.sh [options] [model.{tflite,mlir} ...]
 #   --build DIR         mem-opt's build directory (default build)
 #   --cpu CPU           cortex-m4 (mps2-an386), cortex-m7 (mps2-an500),
 #                       cortex-m55 (mps3-an547); default all three;
 #                       repeatable
-#   --functions         also print every function's instructions (per layer:
+#   --functions         also print every function's instructions and cycles (per layer:
 #                       mem-opt-compile emits one function per layer)
 #   --compile-arg ARG   passed to mem-opt-compile (repeatable)
 #   --timeout S         QEMU's timeout per run (default 600)
@@ -100,7 +103,7 @@ for m in "${MODELS[@]}"; do
   }
   while read -r line; do
     cpu=$(echo "$line" | sed -n 's/^ICOUNT \([^ ]*\) .*/\1/p')
-    ROWS+=("| $name | $cpu | $(echo "$line" | field instructions) | $(echo "$line" | field macs) | $(echo "$line" | field instructions_per_mac) | $(echo "$line" | field arena) | $(echo "$line" | field flash) | $(echo "$line" | field code) | $(echo "$line" | field systick_instructions) |")
+    ROWS+=("| $name | $cpu | $(echo "$line" | field instructions) | $(echo "$line" | field cycles) | $(echo "$line" | field macs) | $(echo "$line" | field instructions_per_mac) | $(echo "$line" | field cycles_per_mac) | $(echo "$line" | field arena) | $(echo "$line" | field flash) | $(echo "$line" | field code) | $(echo "$line" | field systick_instructions) |")
   done < <(echo "$out" | grep '^ICOUNT ')
   if [ -n "$FUNCTIONS" ]; then
     while read -r line; do DETAILS+=("$name $line"); done \
@@ -108,12 +111,12 @@ for m in "${MODELS[@]}"; do
   fi
 done
 
-echo "| model | CPU | instructions | MACs | instructions/MAC | arena | flash | code | SysTick check |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| model | CPU | instructions | est. cycles | MACs | instructions/MAC | cycles/MAC | arena | flash | code | SysTick check |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 printf '%s\n' "${ROWS[@]}"
 if [ -n "$FUNCTIONS" ]; then
   echo
-  echo "Per function (model CPU function instructions share):"
+  echo "Per function (model CPU function instructions share cycles):"
   printf '%s\n' "${DETAILS[@]}"
 fi
 exit $STATUS

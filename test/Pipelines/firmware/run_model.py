@@ -185,20 +185,33 @@ CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS, icount.h
 BOARD_CLOCK_HZ = {"mps2-an385": 25000000, "mps2-an386": 25000000,
                   "mps2-an500": 25000000, "mps2-an505": 20000000,
                   "mps3-an547": 32000000}
+# The plugin's cycle model of each CPU (cycle-model.h; docs/CortexM.md,
+# "Cycles per inference"), and the calibration calls' cycles counted by hand
+# from its table: the empty call is blx and bx lr, each 1 + P with P = 1 on
+# both (M7: the blx reads the r4 that icountCall's ldr writes, so they do
+# not pair); the loop on M4 is subs (1) and bne (1, + 1 when taken) per
+# iteration, on M7 subs and bne issue together (1, + 1 when taken).
+CYCLE_MODELS = {"cortex-m4": "m4", "cortex-m7": "m7"}
+CALIBRATION_CYCLES = {
+    "m4": (4, 3 * CALIBRATION_ITERATIONS + 3),
+    "m7": (4, 2 * CALIBRATION_ITERATIONS + 3),
+}
 
 
 def build_plugin(here, work):
     """Builds icount-plugin.c for the host; returns the .so's path."""
     so = os.path.join(work, "icount-plugin.so")
     run(["cc", "-shared", "-fPIC", "-O2", "-fvisibility=hidden", "-o", so,
-         os.path.join(here, "icount-plugin.c")])
+         os.path.join(here, "icount-plugin.c"),
+         os.path.join(here, "cycle-model.c")])
     return so
 
 
-def icount_args(plugin, elf, work):
+def icount_args(plugin, elf, work, cycles=None):
     """QEMU's options that count the firmware's instructions: -icount
     shift=0 (1 ns of virtual time per instruction, for SysTick) and the
-    plugin, given the firmware's function symbols and markers."""
+    plugin, given the firmware's function symbols and markers, and the
+    cycle model (CYCLE_MODELS) if any."""
     symbols, markers = [], {}
     for line in run(["arm-none-eabi-nm", "-S", "--defined-only",
                      elf]).splitlines():
@@ -212,14 +225,32 @@ def icount_args(plugin, elf, work):
     return ["-icount", "shift=0", "-plugin",
             "%s,symbols=%s,begin=0x%s,end=0x%s,out=%s" % (
                 plugin, path, markers["icountBegin"], markers["icountEnd"],
-                os.path.join(work, "icount.txt"))]
+                os.path.join(work, "icount.txt")) +
+            (",cycles=" + cycles if cycles else "")]
 
 
 def read_windows(path):
     """The plugin's windows: a list of (total, {function: count})."""
     windows = []
     for line in open(path):
-        _, k, count, name = line.split()
+        kind, k, count, name = line.split()
+        if kind != "window":
+            continue
+        if count == "total":
+            windows.append((int(name), {}))
+        else:
+            windows[int(k)][1][name] = int(count)
+    return windows
+
+
+def read_cycles(path):
+    """The plugin's cycle estimates: a list of (total, {function: cycles}),
+    empty without a cycle model."""
+    windows = []
+    for line in open(path):
+        kind, k, count, name = line.split()
+        if kind != "cycles":
+            continue
         if count == "total":
             windows.append((int(name), {}))
         else:
@@ -237,6 +268,18 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
         return ["FAIL %s: expected 3 measured calls, got %d windows and "
                 "SysTick for %s" % (cpu, len(windows), sorted(ticks))], False
     empty, calibration, model = (w[0] for w in windows)
+    cycle_windows = read_cycles(path)
+    model_cycles = "-"
+    if cycle_windows:
+        want = CALIBRATION_CYCLES[CYCLE_MODELS[cpu]]
+        got = tuple(w[0] for w in cycle_windows[:2])
+        if got != want:
+            lines.append("FAIL %s: the cycle model gives %d and %d cycles on "
+                         "the calibration calls, counted by hand %d and %d" %
+                         (cpu, *got, *want))
+            ok = False
+        model_cycles = cycle_windows[2][0] - cycle_windows[2][1].get(
+            "sysTickHandler", 0)
     # icountCall's blx and icountEmpty's bx lr; the loop: blx, two
     # instructions per iteration and bx lr (icount.c).
     expected = [2, 2 * CALIBRATION_ITERATIONS + 2]
@@ -267,10 +310,11 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
     arena = re.search(r"\barena=(\d+)", report)
     lines.append(
         "ICOUNT %s on %s: %s: instructions=%d systick_instructions=%d "
-        "macs=%d instructions_per_mac=%s arena=%s flash=%s code=%s "
-        "constants=%s" % (
+        "macs=%d instructions_per_mac=%s cycles=%s cycles_per_mac=%s "
+        "arena=%s flash=%s code=%s constants=%s" % (
             cpu, board, fn, instructions, sys_model, macs,
-            "%.3f" % (instructions / macs) if macs else "-",
+            "%.3f" % (instructions / macs) if macs else "-", model_cycles,
+            "%.3f" % (model_cycles / macs) if macs and cycle_windows else "-",
             arena.group(1) if arena else "-",
             *(flash.groups() if flash else ("-", "-", "-"))))
     # Each of the two samples of a call is late by less than a tick, and the
@@ -282,8 +326,10 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
     if functions:
         for name, count in sorted(windows[2][1].items(),
                                   key=lambda item: -item[1]):
-            lines.append("ICOUNT-FN %s %s %d %.2f%%" % (
-                cpu, name, count, 100.0 * count / model))
+            lines.append("ICOUNT-FN %s %s %d %.2f%%%s" % (
+                cpu, name, count, 100.0 * count / model,
+                " cycles=%d" % cycle_windows[2][1].get(name, 0)
+                if cycle_windows else ""))
     return lines, ok
 
 
@@ -367,7 +413,8 @@ def main():
                     help="prefix for the model's symbols in the firmware")
     ap.add_argument("--icount", action="store_true",
                     help="count the model call's instructions (QEMU -icount "
-                    "shift=0 with SysTick, and icount-plugin.c) and print an "
+                    "shift=0 with SysTick, and icount-plugin.c), estimate "
+                    "its cycles on M4 and M7 (cycle-model.c) and print an "
                     "ICOUNT line per CPU")
     ap.add_argument("--icount-functions", action="store_true",
                     help="with --icount, also print the instructions of "
@@ -454,7 +501,8 @@ def main():
              glue, obj, "-o", elf, "-lm"])
         qemu_icount = []
         if plugin:
-            qemu_icount = icount_args(plugin, elf, work)
+            qemu_icount = icount_args(plugin, elf, work,
+                                      CYCLE_MODELS.get(cpu))
         res = subprocess.run(
             ["timeout", str(args.timeout), "qemu-system-arm", "-M", board,
              "-nographic", "-semihosting", "-monitor", "none", "-serial",
