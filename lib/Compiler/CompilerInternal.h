@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace llvm {
 class Module;
@@ -43,6 +44,15 @@ struct CortexMTarget;
 // Functions and their figures (ModelLoading.cpp, Header.cpp)
 //===----------------------------------------------------------------------===//
 
+/// The quantization of one input or output, from its kQuantScaleAttrName
+/// and kQuantZeroPointAttrName attributes: real = scale * (q - zeroPoint).
+struct IOQuantization {
+  /// The scale, a positive finite float.
+  float scale = 1.0f;
+  /// The zero point.
+  int64_t zeroPoint = 0;
+};
+
 /// What the header says about one function, read from its TOSA signature.
 struct FunctionInfo {
   /// The function's C name.
@@ -51,6 +61,10 @@ struct FunctionInfo {
   SmallVector<RankedTensorType> inputs;
   /// Its statically shaped outputs.
   SmallVector<RankedTensorType> outputs;
+  /// Per input: its quantization, if its argument attributes give one.
+  std::vector<std::optional<IOQuantization>> inputQuantization;
+  /// Per output: its quantization, if its result attributes give one.
+  std::vector<std::optional<IOQuantization>> outputQuantization;
 };
 
 /// Returns the C type of \p type's elements, or an empty string.

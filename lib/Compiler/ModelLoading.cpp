@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 //
 // Reads a model for the compile driver: TFLite and ONNX are recognised from
-// their bytes and imported, text is parsed as MLIR. Then gives the public
-// functions their C names and checks that a C header can describe their
+// their bytes and imported, MLIR text or bytecode is parsed. Then gives the
+// public functions their C names and checks that a C header can describe their
 // signatures and that every tensor fits the target.
 //
 //===----------------------------------------------------------------------===//
@@ -18,16 +18,18 @@
 #include "MemOpt/Utils/StorageSize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/JSON.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
+
+#include <cmath>
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -48,34 +50,23 @@ mlir::memopt::loadModel(std::unique_ptr<llvm::MemoryBuffer> buffer,
         << (path == "-" ? StringRef("<stdin>") : path) << ": the file is empty";
     return nullptr;
   }
-  OwningOpRef<ModuleOp> module;
-  switch (detectModelFormat(bytes)) {
-  case ModelFormat::TFLite:
-    module = importTFLite(bytes, path, context,
-                          TFLiteImportOptions{options.tfliteDoubleRound});
-    break;
-  case ModelFormat::ONNX:
-    module = importONNX(bytes, path, context);
-    break;
-  case ModelFormat::Unknown: {
-    if (llvm::is_contained(bytes, '\0') || !llvm::json::isUTF8(bytes)) {
-      emitError(UnknownLoc::get(context))
-          << path
-          << ": not a TFLite, ONNX or MLIR model (binary content that is "
-             "neither a TFLite flatbuffer nor an ONNX protobuf)";
-      return nullptr;
-    }
-    llvm::SourceMgr localSourceMgr;
-    llvm::SourceMgr &mgr = sourceMgr ? *sourceMgr : localSourceMgr;
-    mgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
-    module = parseSourceFile<ModuleOp>(mgr, context);
-    if (!module)
-      diagnoseSilentParseFailure(mgr, context);
-    return module;
-  }
-  }
-  if (!module || failed(verify(*module)))
+  std::optional<OwningOpRef<ModuleOp>> imported = importModel(
+      bytes, path, context, TFLiteImportOptions{options.tfliteDoubleRound});
+  if (imported)
+    return std::move(*imported);
+  if (isUnrecognizedBinary(bytes)) {
+    emitError(UnknownLoc::get(context))
+        << path
+        << ": not a TFLite, ONNX or MLIR model (binary content that is "
+           "neither a TFLite flatbuffer nor an ONNX protobuf)";
     return nullptr;
+  }
+  llvm::SourceMgr localSourceMgr;
+  llvm::SourceMgr &mgr = sourceMgr ? *sourceMgr : localSourceMgr;
+  mgr.AddNewSourceBuffer(std::move(buffer), llvm::SMLoc());
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(mgr, context);
+  if (!module)
+    diagnoseSilentParseFailure(mgr, context);
   return module;
 }
 
@@ -181,6 +172,44 @@ mlir::memopt::renamePublicFunctions(ModuleOp module,
   return success();
 }
 
+/// Reads the quantization of input or output #\p index of \p func from its
+/// attributes \p attrs (the importers' kQuantScaleAttrName and
+/// kQuantZeroPointAttrName). Returns std::nullopt without a scale, failure
+/// after an error when the attributes cannot describe a quantization.
+static FailureOr<std::optional<IOQuantization>>
+getIOQuantization(func::FuncOp func, DictionaryAttr attrs, StringRef what,
+                  unsigned index) {
+  Attribute scaleAttr = attrs ? attrs.get(kQuantScaleAttrName) : Attribute();
+  Attribute zeroAttr = attrs ? attrs.get(kQuantZeroPointAttrName) : Attribute();
+  if (!scaleAttr && !zeroAttr)
+    return std::optional<IOQuantization>();
+  auto scale = dyn_cast_or_null<FloatAttr>(scaleAttr);
+  if (!scale || !scale.getType().isF32())
+    return func.emitError()
+           << what << " #" << index << ": " << kQuantScaleAttrName
+           << " must be an f32 float attribute (with "
+           << kQuantZeroPointAttrName << " an integer)";
+  IOQuantization quantization;
+  quantization.scale = scale.getValue().convertToFloat();
+  if (!std::isfinite(quantization.scale) || quantization.scale <= 0.0f)
+    return func.emitError()
+           << what << " #" << index << ": the scale "
+           << llvm::formatv(
+                  "{0}",
+                  llvm::format("%.9g", static_cast<double>(quantization.scale)))
+                  .str()
+           << " is not a positive finite number";
+  if (zeroAttr) {
+    auto zero = dyn_cast<IntegerAttr>(zeroAttr);
+    if (!zero)
+      return func.emitError()
+             << what << " #" << index << ": " << kQuantZeroPointAttrName
+             << " must be an integer attribute";
+    quantization.zeroPoint = zero.getInt();
+  }
+  return std::optional<IOQuantization>(quantization);
+}
+
 FailureOr<SmallVector<FunctionInfo>>
 mlir::memopt::collectFunctions(ModuleOp module) {
   SmallVector<FunctionInfo> infos;
@@ -209,6 +238,20 @@ mlir::memopt::collectFunctions(ModuleOp module) {
     if (failed(collect(func.getArgumentTypes(), "input", info.inputs)) ||
         failed(collect(func.getResultTypes(), "output", info.outputs)))
       return failure();
+    for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+      FailureOr<std::optional<IOQuantization>> quantization =
+          getIOQuantization(func, func.getArgAttrDict(i), "input", i);
+      if (failed(quantization))
+        return failure();
+      info.inputQuantization.push_back(*quantization);
+    }
+    for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
+      FailureOr<std::optional<IOQuantization>> quantization =
+          getIOQuantization(func, func.getResultAttrDict(i), "output", i);
+      if (failed(quantization))
+        return failure();
+      info.outputQuantization.push_back(*quantization);
+    }
     infos.push_back(std::move(info));
   }
   if (infos.empty())

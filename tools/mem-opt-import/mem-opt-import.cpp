@@ -17,7 +17,6 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/OperationSupport.h"
-#include "mlir/IR/Verifier.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -81,22 +80,15 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << inputFile << ": the file is empty\n";
     return 1;
   }
-  OwningOpRef<ModuleOp> module;
-  switch (detectModelFormat(bytes)) {
-  case ModelFormat::ONNX:
-    module = importONNX(bytes, inputFile, &context);
-    break;
-  case ModelFormat::TFLite:
-    module = importTFLite(bytes, inputFile, &context,
-                          TFLiteImportOptions{tfliteDoubleRound});
-    break;
-  case ModelFormat::Unknown:
+  std::optional<OwningOpRef<ModuleOp>> module = importModel(
+      bytes, inputFile, &context, TFLiteImportOptions{tfliteDoubleRound});
+  if (!module) {
     llvm::WithColor::error()
         << inputFile
         << ": not an ONNX or TFLite model (unrecognized content)\n";
     return 1;
   }
-  if (!module || failed(verify(*module)))
+  if (!*module)
     return 1;
 
   std::unique_ptr<llvm::ToolOutputFile> output =
@@ -106,7 +98,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   // Locations carry the model's node names: print them.
-  module->print(output->os(), OpPrintingFlags().enableDebugInfo());
+  (*module)->print(output->os(), OpPrintingFlags().enableDebugInfo());
   output->keep();
   return 0;
 }

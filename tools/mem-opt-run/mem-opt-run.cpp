@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The `mem-opt-run` tool is mem-opt's differential execution harness. It
-// lowers a TOSA module to the LLVM dialect through the upstream host flow
-// (tosa-to-linalg-pipeline, tosa-to-tensor, tosa-to-arith, one-shot
-// bufferization with results turned into out-parameters, loops, LLVM), JIT
-// compiles it in-process with mlir::ExecutionEngine and calls one or several
-// of its functions on seeded random or given inputs:
+// lowers a TOSA module (MLIR, or a TFLite or ONNX model imported as
+// mem-opt-import does, the format recognized from the content) to the LLVM
+// dialect through the upstream host flow (tosa-to-linalg-pipeline,
+// tosa-to-tensor, tosa-to-arith, one-shot bufferization with results turned
+// into out-parameters, loops, LLVM), JIT compiles it in-process with
+// mlir::ExecutionEngine and calls one or several of its functions on seeded
+// random or given inputs:
 //
 //   mem-opt-run model.mlir --entry=NAME [--seed=S] [--inputs=in.bin]
 //                          [--write-inputs=in.bin] [--outputs=out.bin]
@@ -27,6 +29,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Import/Import.h"
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
@@ -72,9 +75,10 @@ namespace cl = llvm::cl;
 
 static cl::OptionCategory runCategory("mem-opt-run options");
 
-static cl::list<std::string> inputFiles(cl::Positional, cl::OneOrMore,
-                                        cl::desc("<model.mlir> [<b.mlir>]"),
-                                        cl::cat(runCategory));
+static cl::list<std::string>
+    inputFiles(cl::Positional, cl::OneOrMore,
+               cl::desc("<model.mlir|.tflite|.onnx> [<b.mlir|.tflite|.onnx>]"),
+               cl::cat(runCategory));
 static cl::list<std::string>
     entries("entry", cl::CommaSeparated,
             cl::desc("Function(s) to run (comma separated). Required unless "
@@ -343,8 +347,14 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
     error() << errorMessage << "\n";
     return failure();
   }
+  StringRef bytes = file->getBuffer();
+  if (memopt::isUnrecognizedBinary(bytes)) {
+    error() << path
+            << ": not a TFLite, ONNX or MLIR model (binary content that is "
+               "neither a TFLite flatbuffer nor an ONNX protobuf)\n";
+    return failure();
+  }
   llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
   OwningOpRef<ModuleOp> module;
   // Ops of imported models carry node names: errors at them print as
   // `<model>:<node>: error: ...`.
@@ -352,7 +362,18 @@ static FailureOr<CompiledModule> compileModule(MLIRContext &context,
   {
     SourceMgrDiagnosticHandler handler(sourceMgr, &context);
     memopt::NamedLocationDiagnosticHandler namedLocHandler(&context, modelName);
-    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    // A TFLite or ONNX model is imported (the importers' defaults, as
+    // mem-opt-import); their diagnostics say why one does not import.
+    std::optional<OwningOpRef<ModuleOp>> imported =
+        memopt::importModel(bytes, path, &context);
+    if (imported) {
+      if (!*imported)
+        return failure();
+      module = std::move(*imported);
+    } else {
+      sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+      module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    }
   }
   if (!module) {
     error() << "cannot parse " << path << "\n";
@@ -823,7 +844,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "mem-opt-run: run TOSA functions on the host (JIT) and compare two "
-      "modules on seeded random inputs\n");
+      "modules on seeded random inputs\n\nA module is MLIR, or a TFLite or "
+      "ONNX model (imported as mem-opt-import does; the format is recognized "
+      "from the content).\n");
 
   DialectRegistry registry;
   memopt::registerAllDialects(registry);

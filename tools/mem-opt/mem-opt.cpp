@@ -13,13 +13,20 @@
 // - diagnostics at ops that carry a model's node names and no source
 //   position print as `<model>:<node>: error: ...` (MemOpt/Support/
 //   Diagnostics.h), <model> being the input file's stem;
-// - `--version` adds mem-opt's version and commit.
+// - `--version` adds mem-opt's version and commit;
+// - a TFLite or ONNX model (recognized from the file's content, as
+//   mem-opt-compile and mem-opt-import do, MemOpt/Import/Import.h) is
+//   imported first and handed to MlirOptMain as MLIR bytecode, so every
+//   mlir-opt option works on it; binary content that is no model gets a
+//   one-line error instead of the parser's echo of the bytes.
 //
 //===----------------------------------------------------------------------===//
 
+#include "MemOpt/Import/Import.h"
 #include "MemOpt/InitAll.h"
 #include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Support/Version.h"
+#include "mlir/Bytecode/BytecodeWriter.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/MLIRContext.h"
@@ -65,9 +72,9 @@ struct HelpGroup {
 };
 } // namespace
 
-/// mem-opt's own pipeline and passes (every pass of the Passes.td files and every
-/// pipeline of lib/Pipelines; test/tools/mem-opt/help.test checks that none
-/// is missing).
+/// mem-opt's own pipeline and passes (every pass of the Passes.td files and
+/// every pipeline of lib/Pipelines; test/tools/mem-opt/help.test checks that
+/// none is missing).
 static SmallVector<HelpGroup> getHelpGroups() {
   return {
       {"Pipeline", {"cortex-m-pipeline"}},
@@ -140,6 +147,9 @@ static std::string getHelpOverview() {
         "--memory-report=format=json -o out.mlir\n"
         "  mem-opt model.mlir --cortex-m-pipeline=cpu=cortex-m7 -o "
         "lowered.mlir\n"
+        "  mem-opt model.tflite --memory-report -o /dev/null   (TFLite and "
+        "ONNX models\n  are imported as mem-opt-import does, the format "
+        "recognized from the content)\n"
         "Related tools: mem-opt-import (ONNX and TFLite to TOSA), "
         "mem-opt-compile\n(a Cortex-M object and C header), mem-opt-run "
         "(run and compare on the host).\n";
@@ -220,6 +230,45 @@ static void diagnoseSilentFailure(StringRef inputFilename,
   memopt::diagnoseSilentParseFailure(sourceMgr, &context);
 }
 
+/// Replaces \p file by MLIR bytecode of the model it holds when it is a
+/// TFLite or ONNX model (the importers' defaults, as mem-opt-import), with
+/// the diagnostics of mem-opt-import on failure. Fails, after a one-line
+/// error, on a model that does not import and on binary content that is no
+/// model. MLIR text and bytecode pass through unchanged.
+static LogicalResult importIfModel(std::unique_ptr<llvm::MemoryBuffer> &file,
+                                   StringRef inputFilename,
+                                   DialectRegistry &registry) {
+  StringRef bytes = file->getBuffer();
+  StringRef shownName = inputFilename == "-" ? "<stdin>" : inputFilename;
+  if (memopt::isUnrecognizedBinary(bytes)) {
+    llvm::errs() << "error: " << shownName
+                 << ": not a TFLite, ONNX or MLIR model (binary content that "
+                    "is neither a TFLite flatbuffer nor an ONNX protobuf)\n";
+    return failure();
+  }
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler handler(sourceMgr, &context);
+  memopt::NamedLocationDiagnosticHandler namedLocHandler(
+      &context, memopt::getModelNameFromPath(inputFilename));
+  std::optional<OwningOpRef<ModuleOp>> module =
+      memopt::importModel(bytes, shownName, &context);
+  if (!module)
+    return success();
+  if (!*module)
+    return failure();
+  std::string bytecode;
+  llvm::raw_string_ostream os(bytecode);
+  if (failed(writeBytecodeToFile(**module, os))) {
+    llvm::errs() << "error: " << shownName
+                 << ": cannot write the imported model as MLIR bytecode\n";
+    return failure();
+  }
+  file = llvm::MemoryBuffer::getMemBufferCopy(bytecode,
+                                              file->getBufferIdentifier());
+  return success();
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   SmallVector<cl::Option *> codegenOptions = getPreregisteredOptions();
@@ -264,6 +313,8 @@ int main(int argc, char **argv) {
     llvm::errs() << errorMessage << "\n";
     return 1;
   }
+  if (failed(importIfModel(file, inputFilename, registry)))
+    return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       openOutputFile(outputFilename, &errorMessage);
   if (!output) {

@@ -8,6 +8,15 @@
 // `func.func` of TOSA ops. Errors are emitted as diagnostics on the context
 // (naming the node and op type) and the importers return a null module.
 //
+// The quantization of the model's inputs and outputs survives the import as
+// argument and result attributes of the function: a quantized integer input
+// or output (one scale for the whole tensor) carries
+//
+//   memopt.quant_scale = <f32>        real = scale * (q - zero_point)
+//   memopt.quant_zero_point = <i64>
+//
+// (see kQuantScaleAttrName). mem-opt-compile prints them into the C header.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MEMOPT_IMPORT_IMPORT_H
@@ -16,6 +25,8 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/ADT/StringRef.h"
+
+#include <optional>
 
 namespace mlir {
 class MLIRContext;
@@ -54,6 +65,31 @@ OwningOpRef<ModuleOp> importTFLite(llvm::StringRef bytes,
                                    llvm::StringRef fileName,
                                    MLIRContext *context,
                                    const TFLiteImportOptions &options);
+
+/// Returns true if \p bytes are binary (a NUL byte or invalid UTF-8) and yet
+/// neither a model detectModelFormat recognizes nor MLIR bytecode: content
+/// no mem-opt tool reads, which the MLIR parser would only echo back.
+bool isUnrecognizedBinary(llvm::StringRef bytes);
+
+/// Imports \p bytes as the model detectModelFormat recognizes (TFLite or
+/// ONNX, with \p tfliteOptions for TFLite) and verifies it. Returns
+/// std::nullopt, with no diagnostic, for content that is neither (e.g. MLIR
+/// text or bytecode), and a null module after the importer's diagnostics
+/// when the import or the verification fails. `fileName` is used in
+/// locations and diagnostics.
+std::optional<OwningOpRef<ModuleOp>>
+importModel(llvm::StringRef bytes, llvm::StringRef fileName,
+            MLIRContext *context,
+            const TFLiteImportOptions &tfliteOptions = TFLiteImportOptions());
+
+/// Argument and result attribute (an f32 FloatAttr) of an imported function:
+/// the scale of a quantized input or output, real = scale * (q - zero
+/// point). Only per-tensor quantization is recorded.
+inline constexpr llvm::StringLiteral kQuantScaleAttrName = "memopt.quant_scale";
+/// Argument and result attribute (an i64 IntegerAttr) beside
+/// kQuantScaleAttrName: the zero point of that input or output.
+inline constexpr llvm::StringLiteral kQuantZeroPointAttrName =
+    "memopt.quant_zero_point";
 
 } // namespace memopt
 } // namespace mlir

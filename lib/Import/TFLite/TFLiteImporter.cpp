@@ -378,6 +378,21 @@ void TFLiteImporter::addStateResult(int32_t index, Value next) {
   stateResults.push_back(next);
 }
 
+std::optional<NamedAttrList> TFLiteImporter::getIOQuantAttrs(int32_t index) {
+  if (!isQuantized(index))
+    return std::nullopt;
+  QuantParams q = quant(index);
+  // Per-channel parameters do not describe a whole input or output.
+  if (q.scales.size() != 1 || q.zeroPoints.size() > 1)
+    return std::nullopt;
+  NamedAttrList attrs;
+  attrs.append(kQuantScaleAttrName,
+               builder.getF32FloatAttr(static_cast<float>(q.scale())));
+  attrs.append(kQuantZeroPointAttrName,
+               builder.getI64IntegerAttr(q.zeroPoint()));
+  return attrs;
+}
+
 //===----------------------------------------------------------------------===//
 // Driver
 //===----------------------------------------------------------------------===//
@@ -497,6 +512,15 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
   SmallVector<Type> finalArgs = llvm::to_vector(body->getArgumentTypes());
   func.setFunctionType(
       builder.getFunctionType(finalArgs, ValueRange(results).getTypes()));
+  // The quantization of the graph's inputs and outputs, for the callers
+  // that quantize real data (mem-opt-compile's header). SVDF states are the
+  // model's own memory, not the caller's data: they get none.
+  for (auto [i, t] : llvm::enumerate(*subgraph->inputs()))
+    if (std::optional<NamedAttrList> attrs = getIOQuantAttrs(t))
+      func.setArgAttrs(i, attrs->getDictionary(context));
+  for (auto [i, t] : llvm::enumerate(*subgraph->outputs()))
+    if (std::optional<NamedAttrList> attrs = getIOQuantAttrs(t))
+      func.setResultAttrs(i, attrs->getDictionary(context));
   // DOUBLE_ROUND rescales (TFLite's rounding) need the TOSA `doubleround`
   // extension on top of the default target environment for validation.
   if (options.doubleRound) {

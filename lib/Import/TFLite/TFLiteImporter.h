@@ -201,6 +201,9 @@ public:
   /// Reads the quantization parameters of tensor \p index (defined in
   /// Quantization.cpp).
   QuantParams quant(int32_t index);
+  /// The kQuantScaleAttrName and kQuantZeroPointAttrName attributes of
+  /// graph input or output \p index, if it is quantized per tensor.
+  std::optional<NamedAttrList> getIOQuantAttrs(int32_t index);
   /// Whether tensor \p index is an integer tensor with quantization.
   bool isQuantized(int32_t index) {
     return !isa<FloatType>(types[index].getElementType()) &&

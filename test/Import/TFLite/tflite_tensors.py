@@ -213,9 +213,9 @@ def mlir_tensors(path):
         # The op that defines a tensor is the last one carrying its name;
         # earlier ones are helpers (accumulators, rescales).
         found[name] = (shape, elt)
-    # Function arguments: %arg0: tensor<...> loc("name")
-    for m in re.finditer(r'%arg\d+: ' + typ + r' loc\((#loc\d*|"[^"]*")\)',
-                         text):
+    # Function arguments: %arg0: tensor<...> {attributes}? loc("name")
+    for m in re.finditer(r'%arg\d+: ' + typ +
+                         r'(?: \{[^}]*\})? loc\((#loc\d*|"[^"]*")\)', text):
         dims, elt, key = m.groups()
         name = key[1:-1] if key.startswith('"') else locs.get(key)
         shape = [int(x) for x in dims.split("x") if x] if dims else []
