@@ -17,7 +17,9 @@
 # multiplied in float) on the same inputs. It prints, per call, the
 # differing output and state bytes, how many state entries wrapped
 # (clamped product plus zero point outside the state type) and how many
-# differ from a saturating update; with --print, also the bytes.
+# differ from a saturating update; with --print, also the bytes. It first
+# prints TFLite Micro's two multipliers (float scale products, TFLite's
+# QuantizeMultiplier) as TOSA rescale constants.
 #
 # Cases: `hand` (4 filters, rank 1, memory 2, computed by hand in
 # tflite-svdf.test), `i8-neg` (state zero point -13, as keyword_scrambled),
@@ -159,6 +161,14 @@ def check(args):
     op = model["ops"][0]
     x_t, st_t = ts[model["inputs"][0]], ts[op["inputs"][4]]
     results = [ts[model["outputs"][0]], st_t]
+    # TFLite Micro's multipliers, as TOSA rescale constants (shift 31 - e).
+    scale = [t["scale"][0] for t in (ts[op["inputs"][0]], ts[op["inputs"][1]],
+                                     st_t, ts[op["inputs"][2]], results[0])]
+    for what, (a, b_, c_) in (("feature", scale[0:3]),
+                              ("output", (scale[2], scale[3], scale[4]))):
+        q, e = tflite_reference.quantize_multiplier(
+            tflite_reference.f32_scale(a, b_, c_))
+        print("%s multiplier %d shift %d" % (what, q, 31 - e))
     state = c["state"].astype(np.int64)
     failed = False
     for step in range(args.steps):
