@@ -9,8 +9,13 @@
 // activation-state tensor becomes an extra function argument and its updated
 // value an extra result, after the graph outputs. The feature stage is a 1x1
 // `tosa.conv2d`, the state shift a `tosa.slice` and `tosa.concat`, the time
-// stage `tosa.mul` and `tosa.reduce_sum`; int8 rescales follow TFLite
-// Micro's reference kernel.
+// stage `tosa.mul` and `tosa.reduce_sum`. The int8 arithmetic is TFLite
+// Micro's reference kernel (svdf_common.cc, EvalIntegerSvdfReference) step
+// for step: its float scale products, the feature product clamped to the
+// state type before the state's zero point is added (a sum that wraps on
+// narrowing), the time stage on (state - zero point) without a time-weight
+// zero point, the bias, the rank reduction, and the output rescale with no
+// fused activation.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,16 +27,53 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::tfliteimport;
 
+/// The real factor a * b / c as TFLite Micro's SVDF computes it: in float
+/// (its scales are floats and its Prepare multiplies them as such), widened
+/// to double only for QuantizeMultiplier. Computing in double can round to
+/// another multiplier.
+static double tfliteScale(double a, double b, double c) {
+  float product = static_cast<float>(a) * static_cast<float>(b);
+  float quotient = product / static_cast<float>(c);
+  return static_cast<double>(quotient);
+}
+
+/// Requantizes the feature stage's i32 accumulator \p acc ([B, 1, 1, F]) to
+/// the state type \p stElt (i8 or i16) as TFLite Micro's integer SVDF does:
+/// MultiplyByQuantizedMultiplier by \p scale and a clamp to the range of
+/// \p stElt (one saturating `tosa.rescale`), and only then the state's zero
+/// point \p stateZp, added in i32 and narrowed to \p stElt by `tosa.cast`,
+/// which keeps the low bits (TOSA's CAST between integers truncates). The
+/// sum wraps as TFLite Micro's store into the state buffer does: with zero
+/// point -13, 127 becomes 114 and -128 becomes 115, where a rescale with the
+/// zero point as output zero point would saturate to 127 and -128.
+static FailureOr<Value> requantizeFeature(TFLiteImporter &imp, Value acc,
+                                          Type stElt, double scale,
+                                          int64_t stateZp, Location loc) {
+  auto accType = cast<RankedTensorType>(acc.getType());
+  auto stateType = RankedTensorType::get(accType.getShape(), stElt);
+  FailureOr<Value> clamped = imp.rescale(acc, stateType, {scale}, 0, 0, loc);
+  if (failed(clamped) || stateZp == 0)
+    return clamped;
+  Type i32 = imp.getBuilder().getI32Type();
+  SmallVector<int64_t> ones(accType.getRank(), 1);
+  Value wide = imp.create("tosa.cast", accType, {*clamped}, {}, loc);
+  Value zp = imp.reshape(
+      imp.scalarConst(i32, static_cast<double>(stateZp), loc), ones, loc);
+  Value sum = imp.create("tosa.add", accType, {wide, zp}, {}, loc);
+  return imp.create("tosa.cast", stateType, {sum}, {}, loc);
+}
+
 /// SVDF: feature (1x1 conv2d), state shift (slice + concat) and time
 /// (mul + reduce_sum) stages; the state is an extra argument and result.
 static LogicalResult convertSvdf(TFLiteImporter &imp, const tfl::Operator *op) {
   // Inputs: input [B, I], weights_feature [F, I], weights_time [F, M],
   // bias [U] (optional), activation state [B, M * F] (a variable tensor).
   // As in TFLite Micro's reference kernel: shift the state left by one step,
-  // write x . weights_feature (requantized to the state) into the last step,
-  // then out[b, u] = bias[u] + sum over the R filters of unit u of
-  // sum_m (state - zp) * weights_time, requantized to the output. The integer
-  // kernel applies no fused activation (TFLite Micro's neither).
+  // write x . weights_feature (requantized to the state by
+  // requantizeFeature) into the last step, then out[b, u] = bias[u] + sum
+  // over the R filters of unit u of sum_m (state - zp) * weights_time,
+  // requantized to the output. The integer kernel applies no fused
+  // activation (TFLite Micro's neither).
   if (failed(imp.checkArity(op, 3, 5, 1)))
     return failure();
   if (op->inputs()->size() != 5)
@@ -111,11 +153,11 @@ static LogicalResult convertSvdf(TFLiteImporter &imp, const tfl::Operator *op) {
        builder.getNamedAttr("dilation", builder.getDenseI64ArrayAttr({1, 1}))},
       featLoc);
   if (quantized) {
-    FailureOr<Value> rq = imp.rescale(
-        feature, RankedTensorType::get({b, 1, 1, f}, stElt),
-        {imp.quant(in).scale() * imp.quant(wf).scale() /
-         imp.quant(state).scale()},
-        0, imp.quant(state).zeroPoint(), imp.tensorLoc(out, "feature_rescale"));
+    FailureOr<Value> rq = requantizeFeature(
+        imp, feature, stElt,
+        tfliteScale(imp.quant(in).scale(), imp.quant(wf).scale(),
+                    imp.quant(state).scale()),
+        imp.quant(state).zeroPoint(), imp.tensorLoc(out, "feature_rescale"));
     if (failed(rq))
       return failure();
     feature = *rq;
@@ -178,11 +220,11 @@ static LogicalResult convertSvdf(TFLiteImporter &imp, const tfl::Operator *op) {
                         {result, *bv}, {}, imp.tensorLoc(out, "bias"));
   }
   if (quantized) {
-    FailureOr<Value> rq =
-        imp.rescale(result, outType,
-                    {imp.quant(state).scale() * imp.quant(wt).scale() /
-                     imp.quant(out).scale()},
-                    0, imp.quant(out).zeroPoint(), loc);
+    FailureOr<Value> rq = imp.rescale(
+        result, outType,
+        {tfliteScale(imp.quant(state).scale(), imp.quant(wt).scale(),
+                     imp.quant(out).scale())},
+        0, imp.quant(out).zeroPoint(), loc);
     if (failed(rq))
       return failure();
     return imp.define(out, *rq);

@@ -10,11 +10,11 @@
 # (QuantizeMultiplier, MultiplyByQuantizedMultiplier with its rounding
 # doubling high multiply and rounding right shift, per-channel convolution,
 # the int8 add with 20 extra bits, average pooling with rounded division,
-# TFLite Micro's SVDF). It reads models through tflite_tensors.py, not through
-# mem-opt. `rounding` selects "double" (TFLite's) or "single" (one rounding,
-# half up, as TOSA's SINGLE_ROUND). Softmax is computed in float from the
-# dequantized input and quantized back (TFLite uses a fixed-point table, so
-# its outputs can differ by one unit).
+# TFLite Micro's SVDF, whose state update wraps). It reads models through
+# tflite_tensors.py, not through mem-opt. `rounding` selects "double"
+# (TFLite's) or "single" (one rounding, half up, as TOSA's SINGLE_ROUND).
+# Softmax is computed in float from the dequantized input and quantized back
+# (TFLite uses a fixed-point table, so its outputs can differ by one unit).
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -40,6 +40,20 @@ def quantize_multiplier(m):
     if shift < -31:
         return 0, 0
     return q_fixed, shift
+
+
+def f32_scale(a, b, c):
+    """a * b / c in float32, as TFLite Micro's SVDF Prepare computes its
+    effective scales (from the tensors' float scales)."""
+    return float(np.float32(np.float32(a) * np.float32(b)) / np.float32(c))
+
+
+def wrap(x, type_name):
+    """Two's complement narrowing of integers to `type_name` (i8 or i16), as
+    C++ stores an int32 into int8_t or int16_t."""
+    bits = {"i8": 8, "i16": 16}[type_name]
+    half = 1 << (bits - 1)
+    return ((np.asarray(x, dtype=np.int64) + half) % (1 << bits)) - half
 
 
 def mbqm(x, m, rounding):
@@ -129,10 +143,16 @@ def patches(x, kh, kw, sh, sw, dh, dw, padding, fill):
     return out, valid
 
 
-def run(decoded, inputs, rounding="double", states=None):
+def run(decoded, inputs, rounding="double", states=None, stats=None):
     """Runs the model on `inputs` (numpy arrays); returns the outputs and
-    the updated SVDF states (in operator order)."""
+    the updated SVDF states (in operator order). `stats`, a dict, receives
+    counts of SVDF state entries: "svdf_wrapped" (the clamped product plus
+    the zero point left the state type) and "svdf_unsaturated" (the entry
+    differs from the saturated sum of product and zero point)."""
     m = Model(decoded)
+    stats = {} if stats is None else stats
+    stats.setdefault("svdf_wrapped", 0)
+    stats.setdefault("svdf_unsaturated", 0)
     v = {}
     for i, x in zip(m.inputs, inputs):
         v[i] = x
@@ -267,14 +287,23 @@ def run(decoded, inputs, rounding="double", states=None):
             st = st.reshape(bsz, nf, mem)
             st = np.concatenate([st[:, :, 1:], np.zeros((bsz, nf, 1),
                                                         np.int64)], axis=2)
+            # TFLite Micro clamps the product to the state type first and
+            # then adds the state's zero point, storing the sum into the
+            # state type, which wraps (zero point -13: -128 becomes 115).
             feat = (x - zi[0]) @ wf.T
-            feat = mbqm(feat, si[0] * sf[0] / ss[0], rounding) + zs[0]
-            slo, shi = RANGES[m.t[ins[4]]["type"]]
-            st[:, :, -1] = np.clip(feat, slo, shi)
+            feat = mbqm(feat, f32_scale(si[0], sf[0], ss[0]), rounding)
+            st_type = m.t[ins[4]]["type"]
+            slo, shi = RANGES[st_type]
+            total = np.clip(feat, slo, shi) + zs[0]
+            st[:, :, -1] = wrap(total, st_type)
+            stats["svdf_wrapped"] += int(((total < slo) | (total > shi)).sum())
+            stats["svdf_unsaturated"] += int(
+                (st[:, :, -1] != np.clip(feat + zs[0], slo, shi)).sum())
             new_states.append(st.reshape(bsz, nf * mem))
+            # The time weights' zero point is not used, as in TFLite Micro.
             t = ((st - zs[0]) * wt[None]).sum(axis=2)
             u = t.reshape(bsz, nf // rank, rank).sum(axis=2) + bias
-            y = mbqm(u, ss[0] * stt[0] / so[0], rounding) + zo[0]
+            y = mbqm(u, f32_scale(ss[0], stt[0], so[0]), rounding) + zo[0]
             v[out] = np.clip(y, -128, 127)
         else:
             raise SystemExit("reference: unsupported op " + kind)
