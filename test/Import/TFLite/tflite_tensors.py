@@ -189,7 +189,7 @@ def mlir_tensors(path):
     text = open(path).read()
     locs = {}
     # Location aliases: #loc3 = loc("name")
-    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"\)', text, re.M):
+    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"', text, re.M):
         locs[m.group(1)] = m.group(2)
     found = {}
     typ = r"tensor<([0-9x]*)x?(f32|f16|i32|i8|ui8|i16|i64|i1)>"
@@ -279,7 +279,7 @@ def mlir_constants(path):
     location is a plain name (the importer's weights)."""
     text = open(path).read()
     locs = {}
-    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"\)', text, re.M):
+    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"', text, re.M):
         locs[m.group(1)] = m.group(2)
     consts = {}
     pat = re.compile(r'"tosa.const"\(\) <\{values = dense<(.*)> : '
