@@ -75,13 +75,10 @@ std::optional<LayerIdentity> mlir::memopt::findLayer(Location loc) {
 }
 
 Location mlir::memopt::getWeightLoc(Location loc) {
+  // The mark wraps the location (a FusedLoc of no location would be empty,
+  // which LLVM's debug translation does not take).
   MLIRContext *context = loc.getContext();
-  Location mark =
-      FusedLoc::get(context, {}, StringAttr::get(context, kWeightMark));
-  if (auto nameLoc = dyn_cast<NameLoc>(loc))
-    return NameLoc::get(nameLoc.getName(),
-                        FusedLoc::get(context, {nameLoc.getChildLoc(), mark}));
-  return FusedLoc::get(context, {loc, mark});
+  return FusedLoc::get(context, {loc}, StringAttr::get(context, kWeightMark));
 }
 
 bool mlir::memopt::isWeightLoc(Location loc) {

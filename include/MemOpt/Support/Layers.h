@@ -18,7 +18,7 @@
 // ONNX node's name). A constant that holds one of the model's own weight
 // tensors (its bytes as stored in the file) is marked as well:
 //
-//   loc("Conv2d_0/weights"(fused<"memopt.weight">[unknown]))
+//   loc(fused<"memopt.weight">["Conv2d_0/weights"])
 //
 // Ops without a layer (hand-written TOSA) are each a layer of their own.
 //
