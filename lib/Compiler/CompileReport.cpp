@@ -95,7 +95,7 @@ static void printLayerTable(raw_ostream &os, const FunctionReport &fn) {
      << llvm::right_justify("weights", 8) << " "
      << llvm::right_justify("MACs", 10) << " "
      << llvm::right_justify("instr", 10) << "  "
-     << llvm::left_justify("kind", 18) << " name [TOSA ops]\n";
+     << llvm::left_justify("kind", 21) << " name [TOSA ops]\n";
   for (auto [index, layer] : llvm::enumerate(fn.layers)) {
     std::string steps = std::to_string(layer.firstStep);
     if (layer.steps > 1)
@@ -106,7 +106,7 @@ static void printLayerTable(raw_ostream &os, const FunctionReport &fn) {
        << llvm::right_justify(std::to_string(layer.weightBytes), 8) << " "
        << llvm::right_justify(std::to_string(layer.macs), 10) << " "
        << llvm::right_justify(std::to_string(layer.instructions), 10) << "  "
-       << llvm::left_justify(layer.kind, 18) << " " << layer.name << " ["
+       << llvm::left_justify(layer.kind, 21) << " " << layer.name << " ["
        << getShortOps(layer) << "]"
        << (index == fn.peakLayer ? "  <- peak" : "") << "\n";
   }
