@@ -51,10 +51,12 @@ struct InstructionRates {
 /// of the two CPUs' totals on person_detect (5,483,675 / 19,012,927).
 static InstructionRates getInstructionRates(CortexMCpu cpu) {
   if (cpu == CortexMCpu::CortexM55)
-    return {/*convMac=*/5, /*depthwiseMac=*/12, /*matmulMac=*/5,
-            /*floatMac=*/30, /*element=*/62, /*windowElement=*/12};
-  return {/*convMac=*/16, /*depthwiseMac=*/40, /*matmulMac=*/16,
-          /*floatMac=*/100, /*element=*/214, /*windowElement=*/40};
+    return {
+        /*convMac=*/5,   /*depthwiseMac=*/12, /*matmulMac=*/5,
+        /*floatMac=*/30, /*element=*/62,      /*windowElement=*/12};
+  return {
+      /*convMac=*/16,   /*depthwiseMac=*/40, /*matmulMac=*/16,
+      /*floatMac=*/100, /*element=*/214,     /*windowElement=*/40};
 }
 
 /// Returns the elements of \p value's ranked tensor type, or 0.
@@ -102,7 +104,7 @@ static int64_t getConstantBytes(Operation *op) {
   return bytes;
 }
 
-/// Returns the row key of \p op: its layer's index, or a key of its own.
+/// Returns the layer \p op came from, if its location says.
 static std::optional<LayerIdentity> getOpLayer(Operation *op) {
   return findLayer(op->getLoc());
 }

@@ -388,9 +388,9 @@ OwningOpRef<ModuleOp> ONNXImporter::run(StringRef bytes) {
       return nullptr;
     // Every op this node became carries its layer (Layers.h).
     Location layerLoc = getLayerLoc(context, index, n.op_type(), nodeName);
-    for (Operation &created : llvm::make_range(
-             last ? std::next(last->getIterator()) : entry->begin(),
-             entry->end()))
+    Block::iterator first =
+        last ? std::next(last->getIterator()) : entry->begin();
+    for (Operation &created : llvm::make_range(first, entry->end()))
       created.setLoc(addLayerLoc(created.getLoc(), layerLoc));
     for (const std::string &out : n.output()) {
       if (out.empty())

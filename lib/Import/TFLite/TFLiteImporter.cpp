@@ -484,10 +484,9 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
       return nullptr;
     // Every op this operator became carries its layer (Layers.h).
     Location layerLoc = getLayerLoc(context, i, opName, opOutput);
-    for (Operation &created : llvm::make_early_inc_range(
-             llvm::make_range(last ? std::next(last->getIterator())
-                                   : body->begin(),
-                              body->end())))
+    Block::iterator first =
+        last ? std::next(last->getIterator()) : body->begin();
+    for (Operation &created : llvm::make_range(first, body->end()))
       created.setLoc(addLayerLoc(created.getLoc(), layerLoc));
   }
 
