@@ -5,15 +5,14 @@
 //===----------------------------------------------------------------------===//
 //
 // The report of the compile driver: its data, gathered from the scheduled
-// TOSA functions, the lowered module and the object's sections, and its text
-// and JSON forms.
+// TOSA functions (CompileLayers.cpp), the lowered module and the object's
+// sections, and its text, JSON and CSV forms.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Compiler/CompileReport.h"
 
 #include "CompilerInternal.h"
-#include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Support/Version.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
@@ -53,50 +52,6 @@ mlir::memopt::getObjectSizes(llvm::MemoryBufferRef object) {
   return sizes;
 }
 
-/// Returns the multiply-accumulates of \p node's op and the ops fused into
-/// it.
-static int64_t getNodeMacs(const Node &node) {
-  int64_t macs = getMultiplyAccumulates(node.op);
-  for (Operation *fused : node.fusedOps)
-    macs += getMultiplyAccumulates(fused);
-  return macs;
-}
-
-LogicalResult
-mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
-                                       const CostModelOptions &options,
-                                       FunctionReport &report) {
-  BufferLiveness analysis(func, options);
-  if (!analysis.isValid())
-    return failure();
-  const DataflowGraph &graph = analysis.getGraph();
-  const ScheduleLiveness &liveness = analysis.getProgramLiveness();
-  report.layers.clear();
-  for (auto [step, node] : llvm::enumerate(liveness.order)) {
-    LayerReport layer;
-    layer.name = graph.getNodeName(node);
-    layer.op = graph.getNode(node).op->getName().getStringRef().str();
-    layer.liveBytes = liveness.liveBytes[step];
-    layer.macs = getNodeMacs(graph.getNode(node));
-    report.layers.push_back(std::move(layer));
-  }
-  report.profilePeak = liveness.peakBytes;
-  report.peakStep = liveness.peakStep;
-  report.patches = PatchSummary::read(func);
-  // Totals over every op of the body, independent of the graph.
-  report.macs = 0;
-  report.weightBytes = 0;
-  func.walk([&](Operation *op) {
-    report.macs += getMultiplyAccumulates(op);
-    if (op->getName().getStringRef() == "tosa.const")
-      for (Type type : op->getResultTypes())
-        if (FailureOr<int64_t> bytes = getTensorSizeInBytes(type);
-            succeeded(bytes))
-          report.weightBytes += *bytes;
-  });
-  return success();
-}
-
 /// Returns "arena" or "caller".
 static StringRef stringifyIO(IOPlacement io) {
   return io == IOPlacement::Arena ? "arena" : "caller";
@@ -105,6 +60,56 @@ static StringRef stringifyIO(IOPlacement io) {
 /// Prints \p value, or "n/a".
 static std::string orNA(std::optional<int64_t> value) {
   return value ? std::to_string(*value) : std::string("n/a");
+}
+
+/// Prints the label of a row of the text report.
+static raw_ostream &row(raw_ostream &os, StringRef label) {
+  return os << "  " << llvm::left_justify(label, 26);
+}
+
+/// Returns the estimated instructions of \p fn: the sum over its layers.
+static int64_t getInstructions(const FunctionReport &fn) {
+  int64_t sum = 0;
+  for (const LayerReport &layer : fn.layers)
+    sum += layer.instructions;
+  return sum;
+}
+
+/// Returns the TOSA ops of \p layer, short: `depthwise_conv2d rescale`.
+static std::string getShortOps(const LayerReport &layer) {
+  std::string text;
+  for (const std::string &op : layer.tosaOps) {
+    if (!text.empty())
+      text += ' ';
+    text += StringRef(op).starts_with("tosa.") ? op.substr(5) : op;
+  }
+  return text;
+}
+
+/// Prints the layer table of \p fn.
+static void printLayerTable(raw_ostream &os, const FunctionReport &fn) {
+  row(os, "Instructions (estimate)") << getInstructions(fn) << "\n";
+  os << "\n  " << llvm::right_justify("layer", 5) << " "
+     << llvm::right_justify("steps", 7) << " "
+     << llvm::right_justify("live bytes", 10) << " "
+     << llvm::right_justify("weights", 8) << " "
+     << llvm::right_justify("MACs", 10) << " "
+     << llvm::right_justify("instr", 10) << "  "
+     << llvm::left_justify("kind", 21) << " name [TOSA ops]\n";
+  for (auto [index, layer] : llvm::enumerate(fn.layers)) {
+    std::string steps = std::to_string(layer.firstStep);
+    if (layer.steps > 1)
+      steps += "+" + std::to_string(layer.steps - 1);
+    os << "  " << llvm::right_justify(std::to_string(index), 5) << " "
+       << llvm::right_justify(steps, 7) << " "
+       << llvm::right_justify(std::to_string(layer.liveBytes), 10) << " "
+       << llvm::right_justify(std::to_string(layer.weightBytes), 8) << " "
+       << llvm::right_justify(std::to_string(layer.macs), 10) << " "
+       << llvm::right_justify(std::to_string(layer.instructions), 10) << "  "
+       << llvm::left_justify(layer.kind, 21) << " " << layer.name << " ["
+       << getShortOps(layer) << "]"
+       << (index == fn.peakLayer ? "  <- peak" : "") << "\n";
+  }
 }
 
 void CompileReport::printText(raw_ostream &os) const {
@@ -117,9 +122,7 @@ void CompileReport::printText(raw_ostream &os) const {
        << " liveness_lower_bound=" << orNA(fn.livenessLowerBound)
        << " caller_io=" << fn.callerIOBytes << "\n";
   }
-  auto row = [&](StringRef label) -> raw_ostream & {
-    return os << "  " << llvm::left_justify(label, 26);
-  };
+  auto row = [&](StringRef label) -> raw_ostream & { return ::row(os, label); };
   for (const FunctionReport &fn : functions) {
     os << "\nFunction " << fn.name << " (" << cpu << ", io=" << stringifyIO(io)
        << ")\n";
@@ -143,9 +146,9 @@ void CompileReport::printText(raw_ostream &os) const {
     printIO(fn.outputs, "Output");
     row("Peak (schedule)") << orNA(fn.schedulePeak) << " bytes";
     if (!fn.layers.empty()) {
-      const LayerReport &peak = fn.layers[fn.peakStep];
-      os << " at step " << fn.peakStep << ", " << peak.op << " '" << peak.name
-         << "'";
+      const LayerReport &peak = fn.layers[fn.peakLayer];
+      os << " at step " << fn.peakStep << " of " << fn.steps << ", layer "
+         << fn.peakLayer << ", " << peak.kind << " '" << peak.name << "'";
     }
     os << "\n";
     row("Lower bound") << orNA(fn.scheduleLowerBound) << " bytes, "
@@ -163,17 +166,7 @@ void CompileReport::printText(raw_ostream &os) const {
       os << "\n";
     }
     row("Weights (TOSA constants)") << fn.weightBytes << " bytes\n";
-    os << "\n  " << llvm::right_justify("step", 5) << " "
-       << llvm::right_justify("live bytes", 12) << " "
-       << llvm::right_justify("MACs", 12) << "  "
-       << llvm::left_justify("op", 22) << " name\n";
-    for (auto [step, layer] : llvm::enumerate(fn.layers)) {
-      os << "  " << llvm::right_justify(std::to_string(step), 5) << " "
-         << llvm::right_justify(std::to_string(layer.liveBytes), 12) << " "
-         << llvm::right_justify(std::to_string(layer.macs), 12) << "  "
-         << llvm::left_justify(layer.op, 22) << " " << layer.name
-         << (step == fn.peakStep ? "  <- peak" : "") << "\n";
-    }
+    printLayerTable(os, fn);
   }
   if (object) {
     os << "\nObject (" << cpu << ")\n";
@@ -214,20 +207,31 @@ llvm::json::Value CompileReport::toJSON() const {
   llvm::json::Array fns;
   for (const FunctionReport &fn : functions) {
     llvm::json::Array layers;
-    for (auto [step, layer] : llvm::enumerate(fn.layers))
+    for (auto [row, layer] : llvm::enumerate(fn.layers)) {
+      llvm::json::Array ops;
+      for (const std::string &op : layer.tosaOps)
+        ops.push_back(op);
       layers.push_back(llvm::json::Object{
-          {"step", static_cast<int64_t>(step)},
+          {"layer", static_cast<int64_t>(row)},
           {"name", layer.name},
-          {"op", layer.op},
+          {"kind", layer.kind},
+          {"source_index", toJSONOrNull(layer.sourceIndex)},
+          {"tosa_ops", std::move(ops)},
+          {"first_step", static_cast<int64_t>(layer.firstStep)},
+          {"steps", static_cast<int64_t>(layer.steps)},
           {"live_bytes", layer.liveBytes},
+          {"weight_bytes", layer.weightBytes},
           {"macs", layer.macs},
+          {"instructions", layer.instructions},
       });
+    }
     llvm::json::Value peakOp = nullptr;
     if (!fn.layers.empty())
       peakOp = llvm::json::Object{
           {"step", static_cast<int64_t>(fn.peakStep)},
-          {"name", fn.layers[fn.peakStep].name},
-          {"op", fn.layers[fn.peakStep].op},
+          {"layer", static_cast<int64_t>(fn.peakLayer)},
+          {"name", fn.layers[fn.peakLayer].name},
+          {"kind", fn.layers[fn.peakLayer].kind},
       };
     fns.push_back(llvm::json::Object{
         {"name", fn.name},
@@ -248,7 +252,10 @@ llvm::json::Value CompileReport::toJSON() const {
          }},
         {"liveness_lower_bound_bytes", toJSONOrNull(fn.livenessLowerBound)},
         {"profile_peak_bytes", fn.profilePeak},
+        {"steps", static_cast<int64_t>(fn.steps)},
+        {"peak_step", static_cast<int64_t>(fn.peakStep)},
         {"peak_op", std::move(peakOp)},
+        {"instructions", getInstructions(fn)},
         {"macs", fn.macs},
         {"weight_bytes", fn.weightBytes},
         {"patches", fn.patches ? llvm::json::Value(fn.patches->toJSON())
@@ -274,6 +281,37 @@ llvm::json::Value CompileReport::toJSON() const {
       {"object", std::move(objectJSON)},
       {"functions", std::move(fns)},
   };
+}
+
+/// Returns \p field quoted for CSV when it needs it (RFC 4180).
+static std::string quoteCSV(StringRef field) {
+  if (!field.contains(',') && !field.contains('"') && !field.contains('\n'))
+    return field.str();
+  std::string quoted = "\"";
+  for (char c : field) {
+    if (c == '"')
+      quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+void CompileReport::printCSV(raw_ostream &os) const {
+  os << "function,layer,name,kind,source_index,tosa_ops,first_step,steps,"
+        "live_bytes,weight_bytes,macs,instructions,peak\n";
+  for (const FunctionReport &fn : functions)
+    for (auto [index, layer] : llvm::enumerate(fn.layers)) {
+      std::string ops;
+      for (const std::string &op : layer.tosaOps)
+        ops += (ops.empty() ? "" : " ") + op;
+      os << quoteCSV(fn.name) << "," << index << "," << quoteCSV(layer.name)
+         << "," << quoteCSV(layer.kind) << ","
+         << (layer.sourceIndex ? std::to_string(*layer.sourceIndex) : "") << ","
+         << quoteCSV(ops) << "," << layer.firstStep << "," << layer.steps << ","
+         << layer.liveBytes << "," << layer.weightBytes << "," << layer.macs
+         << "," << layer.instructions << "," << (index == fn.peakLayer ? 1 : 0)
+         << "\n";
+    }
 }
 
 //===----------------------------------------------------------------------===//

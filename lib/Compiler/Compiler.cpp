@@ -121,6 +121,8 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
   llvm::raw_string_ostream os(result.reportText);
   if (options.report == ReportFormat::JSON)
     os << llvm::formatv("{0:2}", report->toJSON()) << "\n";
+  else if (options.report == ReportFormat::CSV)
+    report->printCSV(os);
   else
     report->printText(os);
   result.report = std::move(*report);

@@ -180,6 +180,8 @@ StringRef mlir::memopt::stringifyReportFormat(ReportFormat format) {
     return "text";
   case ReportFormat::JSON:
     return "json";
+  case ReportFormat::CSV:
+    return "csv";
   }
   llvm_unreachable("unknown ReportFormat");
 }
@@ -188,6 +190,7 @@ std::optional<ReportFormat> mlir::memopt::parseReportFormat(StringRef name) {
   return llvm::StringSwitch<std::optional<ReportFormat>>(name)
       .Case("text", ReportFormat::Text)
       .Case("json", ReportFormat::JSON)
+      .Case("csv", ReportFormat::CSV)
       .Default(std::nullopt);
 }
 

@@ -155,11 +155,13 @@ private:
 class CompileInstrumentation : public PassInstrumentation {
 public:
   /// Reports to \p progress, takes state counts from \p remarks, models
-  /// memory with \p costModel and mentions the state budget \p maxStates.
+  /// memory with \p costModel, estimates instructions for \p cpu and
+  /// mentions the state budget \p maxStates.
   CompileInstrumentation(const CompileProgress &progress,
                          ScheduleRemarkHandler &remarks,
-                         CostModelOptions costModel, uint64_t maxStates)
-      : progress(progress), remarks(remarks), costModel(costModel),
+                         CostModelOptions costModel, CortexMCpu cpu,
+                         uint64_t maxStates)
+      : progress(progress), remarks(remarks), costModel(costModel), cpu(cpu),
         maxStates(maxStates) {}
 
   void runBeforePass(Pass *pass, Operation *op) override {
@@ -253,7 +255,7 @@ private:
            : report.stoppedBy == "clock"  ? ", stopped by the clock"
                                           : ", not proven");
     progress.print(line);
-    if (failed(analyzeScheduledFunction(func, costModel, report)))
+    if (failed(analyzeScheduledFunction(func, costModel, cpu, report)))
       return;
     std::lock_guard<std::mutex> lock(mutex);
     reports[report.name] = std::move(report);
@@ -265,6 +267,8 @@ private:
   ScheduleRemarkHandler &remarks;
   /// The memory model of the report's profile.
   CostModelOptions costModel;
+  /// The CPU of the report's instruction estimate.
+  CortexMCpu cpu;
   /// The exact scheduler's state budget.
   uint64_t maxStates;
   /// Guards reports and heartbeats.
@@ -325,7 +329,7 @@ mlir::memopt::runCortexMPipeline(ModuleOp module, const CompileOptions &options,
       progress, remarks,
       CostModelOptions{MemoryModelKind::Lowering, options.io,
                        options.alignment},
-      options.scheduleMaxStates);
+      options.cpu, options.scheduleMaxStates);
   CompileInstrumentation *recorder = instrumentation.get();
   pm.addInstrumentation(std::move(instrumentation));
   TimingScope pipelineTiming = timing.nest("cortex-m-pipeline");

@@ -19,7 +19,11 @@
 #include "MemOpt/Transforms/PatchPrefix.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/Support/FileUtilities.h"
+#include "mlir/Transforms/CSE.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -284,6 +288,25 @@ buildMemoryTimelineChart(func::FuncOp func, const BufferLiveness &analysis,
   return chart;
 }
 
+/// Returns a copy of \p func, in a module of its own, after canonicalize and
+/// cse: the ops cortex-m-pipeline schedules (its first stage folds and
+/// merges them, e.g. an int8 clamp to [-128, 127]), or failure.
+static FailureOr<OwningOpRef<ModuleOp>>
+getCanonicalCopy(func::FuncOp func, const FrozenRewritePatternSet &patterns) {
+  OwningOpRef<ModuleOp> module = ModuleOp::create(func.getLoc());
+  module->push_back(func.clone());
+  auto copy = cast<func::FuncOp>(module->getBody()->front());
+  GreedyRewriteConfig config;
+  config.setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal);
+  if (failed(applyPatternsGreedily(copy, patterns, config)))
+    return emitError(func.getLoc(), "memory-report: canonicalization of @")
+           << func.getSymName() << " did not converge";
+  IRRewriter rewriter(func.getContext());
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, copy);
+  return module;
+}
+
 namespace {
 /// Writes the memory report of every function of a module.
 struct MemoryReportPass
@@ -326,9 +349,33 @@ void MemoryReportPass::runOnOperation() {
   llvm::raw_string_ostream os(report);
   llvm::json::Array functions;
   bool anyFailed = false;
-  for (auto func : module.getOps<func::FuncOp>()) {
-    if (func.isExternal())
+  // The canonicalization patterns of every loaded dialect and op, as the
+  // canonicalize pass collects them.
+  std::optional<FrozenRewritePatternSet> patterns;
+  if (canonicalize) {
+    MLIRContext *context = module.getContext();
+    RewritePatternSet set(context);
+    for (Dialect *dialect : context->getLoadedDialects())
+      dialect->getCanonicalizationPatterns(set);
+    for (RegisteredOperationName op : context->getRegisteredOperations())
+      op.getCanonicalizationPatterns(set, context);
+    patterns.emplace(std::move(set));
+  }
+  for (auto original : module.getOps<func::FuncOp>()) {
+    if (original.isExternal())
       continue;
+    func::FuncOp func = original;
+    OwningOpRef<ModuleOp> copy;
+    if (patterns) {
+      FailureOr<OwningOpRef<ModuleOp>> canonical =
+          getCanonicalCopy(original, *patterns);
+      if (failed(canonical)) {
+        anyFailed = true;
+        continue;
+      }
+      copy = std::move(*canonical);
+      func = cast<func::FuncOp>(copy->getBody()->front());
+    }
     BufferLiveness analysis(func, getCostModelOptions());
     if (!analysis.isValid()) {
       anyFailed = true;

@@ -11,7 +11,8 @@
 #
 #   max over the layers of live_bytes == profile_peak_bytes
 #     == schedule.peak_bytes (memopt.peak_bytes, what the scheduler proved)
-#   the layer named in peak_op is the first one at that peak
+#   the layer named in peak_op is the first one at that peak (it has
+#     peak_step), and the layers' steps add up to the function's
 #   the sum of the layers' MACs == the function's MACs
 #   sram_bytes == arena_bytes + caller_io_bytes, and, when the placement
 #     reaches the liveness bound, == schedule.peak_bytes (the one number)
@@ -39,10 +40,16 @@ def check(compiler, model, io):
         if max(live) != fn["profile_peak_bytes"] or peak != max(live):
             errors.append("%s: profile peaks at %d, report says %d, schedule %d"
                           % (where, max(live), fn["profile_peak_bytes"], peak))
-        step = live.index(max(live))
-        if fn["peak_op"]["step"] != step or fn["peak_op"]["name"] != layers[step]["name"]:
-            errors.append("%s: peak op %s, first peak at step %d" %
-                          (where, fn["peak_op"], step))
+        row = live.index(max(live))
+        if (fn["peak_op"]["layer"] != row
+                or fn["peak_op"]["name"] != layers[row]["name"]
+                or fn["peak_op"]["step"] != fn["peak_step"]
+                or fn["peak_step"] < layers[row]["first_step"]):
+            errors.append("%s: peak op %s, first peak at layer %d" %
+                          (where, fn["peak_op"], row))
+        if sum(layer["steps"] for layer in layers) != fn["steps"]:
+            errors.append("%s: layers have %d steps, the function %d" % (
+                where, sum(layer["steps"] for layer in layers), fn["steps"]))
         if sum(layer["macs"] for layer in layers) != fn["macs"]:
             errors.append("%s: layers have %d MACs, the function %d" % (
                 where, sum(layer["macs"] for layer in layers), fn["macs"]))

@@ -24,6 +24,7 @@ func.func @empty() {
 // RUN: mem-opt --help | FileCheck %s --check-prefix=HELP
 // HELP: --memory-report {{ *}}- Report live activation bytes per step and the peak of each function
 // HELP-NEXT: --alignment=<long> {{ *}}- Alignment of every arena buffer in bytes (lowering model; default: 16)
+// HELP-NEXT: --canonicalize {{ *}}- Report each function after canonicalize and cse on a copy, as cortex-m-pipeline schedules it and mem-opt-compile --report shows it; false reports the ops as written
 // HELP-NEXT: --compare=<string> {{ *}}- With format=svg, overlay the order of another algorithm: `none`, `input`, `kahn`, `rpo`, `greedy` or `exact`
 // HELP-NEXT: --compare-time-limit-ms=<ulong> {{ *}}- Time limit of the exact search for compare=exact
 // HELP-NEXT: --format=<string> {{ *}}- Report format: `text` (a table per function), `json` or `svg` (a chart per function)

@@ -194,9 +194,11 @@ static cl::opt<bool, true> tfliteDoubleRound(
 static cl::opt<std::string> reportFormat(
     "report",
     cl::desc("Print a report to stdout: the arena, the inputs and outputs, "
-             "the peak and the op at it, MACs, flash, and live bytes per "
-             "layer; --report=json for JSON (default: text)"),
-    cl::value_desc("text|json"), cl::ValueOptional, inTool);
+             "the peak and its layer, flash, and per layer of the model the "
+             "live bytes, weight bytes, MACs and estimated instructions; "
+             "--report=json for JSON, --report=csv for the layer table as "
+             "CSV (default: text)"),
+    cl::value_desc("text|json|csv"), cl::ValueOptional, inTool);
 static cl::opt<bool>
     quiet("quiet",
           cl::desc("Do not print progress to stderr (default: progress of "
@@ -269,7 +271,7 @@ FailureOr<CompileOptions> mlir::memopt::getCompileOptions() {
                  parseReportFormat(reportFormat.empty() ? StringRef("text")
                                                         : reportFormat),
                  "unknown --report format '" + reportFormat +
-                     "' (expected text or json)")))
+                     "' (expected text, json or csv)")))
     return failure();
   result.headerName = llvm::sys::path::stem(headerFilename).str();
   result.emitObject = !outputFilename.empty();

@@ -6,10 +6,11 @@
 //
 // The report of a compile (compileModule, `mem-opt-compile --report`): per
 // function the arena, the inputs and outputs and where they live, the
-// schedule's peak with its certificate and the op at the peak, the
-// multiply-accumulates and a per-layer table of live bytes; for the object,
-// flash for code and constant data from its sections. One set of data is
-// printed as text or as JSON.
+// schedule's peak with its certificate and the layer at the peak, the
+// multiply-accumulates and a table of the source model's layers (live bytes,
+// weight bytes, MACs, estimated instructions; each layer's TOSA ops folded
+// into its row); for the object, flash for code and constant data from its
+// sections. One set of data is printed as text, JSON or CSV.
 //
 //===----------------------------------------------------------------------===//
 
@@ -34,21 +35,38 @@ class FuncOp;
 } // namespace func
 
 namespace memopt {
+/// The target CPU (Compiler.h).
+enum class CortexMCpu;
 
 /// Version of the JSON layout of `--report=json`; bump it on incompatible
-/// changes.
-constexpr int64_t kCompileReportFormatVersion = 1;
+/// changes. 2: `layers` are the source model's layers, not TOSA ops.
+constexpr int64_t kCompileReportFormatVersion = 2;
 
-/// One op of the scheduled TOSA function, in schedule order.
+/// One layer of the source model (a TFLite operator, an ONNX node; for TOSA
+/// input without layer locations, one op): the steps of the scheduled TOSA
+/// function whose ops came from it (MemOpt/Support/Layers.h), in the order
+/// of their first step.
 struct LayerReport {
-  /// The op's location label (the model's node name for imported models).
+  /// The layer's name (its first output tensor's or node's name), or the
+  /// op's location label.
   std::string name;
-  /// The TOSA op, e.g. `tosa.conv2d`.
-  std::string op;
-  /// Bytes live while the op runs, under the lowering's memory model.
+  /// The source operator's kind (`CONV_2D`, `Conv`), or the TOSA op's name.
+  std::string kind;
+  /// The operator's index in the model, if the ops carry it.
+  std::optional<int64_t> sourceIndex;
+  /// The TOSA ops of its steps (ops fused into a step first), in order.
+  SmallVector<std::string> tosaOps;
+  /// Its first step and how many steps it has.
+  unsigned firstStep = 0, steps = 0;
+  /// The most bytes live at one of its steps (lowering's memory model).
   int64_t liveBytes = 0;
-  /// Multiply-accumulates of the op (and of the ops fused into it).
+  /// Multiply-accumulates of its ops.
   int64_t macs = 0;
+  /// Bytes of the model's weight tensors it reads (the TOSA constants the
+  /// importer marks; without marks, all constants it reads).
+  int64_t weightBytes = 0;
+  /// Estimated instructions on the report's CPU.
+  int64_t instructions = 0;
 };
 
 /// One input or output of a compiled function.
@@ -80,11 +98,15 @@ struct FunctionReport {
   /// memplan.lower_bound: the liveness bound of the lowered buffers.
   std::optional<int64_t> livenessLowerBound;
   SmallVector<TensorReport> inputs, outputs;
-  /// The per-step profile of the scheduled TOSA function.
+  /// The layers of the scheduled TOSA function.
   SmallVector<LayerReport> layers;
-  /// Peak of `layers` (equal to schedulePeak) and its first step.
+  /// Steps of the scheduled TOSA function (what `memory-report` counts).
+  unsigned steps = 0;
+  /// Peak of the steps (equal to schedulePeak), its first step and the
+  /// layer of that step.
   int64_t profilePeak = 0;
   unsigned peakStep = 0;
+  unsigned peakLayer = 0;
   /// Multiply-accumulates of the function.
   int64_t macs = 0;
   /// Bytes of the function's constants (`tosa.const`) on TOSA.
@@ -124,12 +146,13 @@ struct ObjectSizes {
 /// Reads the allocated sections of the ELF object \p object.
 llvm::Expected<ObjectSizes> getObjectSizes(llvm::MemoryBufferRef object);
 
-/// Fills the profile, peak, MACs and weight bytes of \p report from the
-/// scheduled TOSA function \p func under the cost model \p options. Returns
-/// failure (after a diagnostic) if the function cannot be modelled.
+/// Fills the layers, peak, MACs and weight bytes of \p report from the
+/// scheduled TOSA function \p func under the cost model \p options, with
+/// instructions estimated for \p cpu. Returns failure (after a diagnostic)
+/// if the function cannot be modelled.
 LogicalResult analyzeScheduledFunction(func::FuncOp func,
                                        const CostModelOptions &options,
-                                       FunctionReport &report);
+                                       CortexMCpu cpu, FunctionReport &report);
 
 /// The whole report.
 struct CompileReport {
@@ -145,6 +168,9 @@ struct CompileReport {
   /// Returns the report as JSON, with `format_version` and mem-opt's
   /// version.
   llvm::json::Value toJSON() const;
+  /// Prints the layers of every function as CSV (RFC 4180), a header row
+  /// first (docs/CortexM.md, "The compile report").
+  void printCSV(raw_ostream &os) const;
 };
 
 } // namespace memopt

@@ -115,6 +115,8 @@ enum class ReportFormat {
   Text,
   /// The JSON of `--report=json` (CompileReport::toJSON).
   JSON,
+  /// The per-layer table of `--report=csv` (CompileReport::printCSV).
+  CSV,
 };
 
 /// Returns `cortex-m0plus`, `cortex-m3`, `cortex-m4`, `cortex-m7`,
@@ -146,7 +148,7 @@ StringRef stringifyPartitionMode(PartitionMode mode);
 std::optional<PartitionMode> parsePartitionMode(StringRef name);
 /// Returns `none`, `text` or `json`.
 StringRef stringifyReportFormat(ReportFormat format);
-/// Parses `text` or `json` (a report is asked for, so not `none`).
+/// Parses `text`, `json` or `csv` (a report is asked for, so not `none`).
 std::optional<ReportFormat> parseReportFormat(StringRef name);
 
 /// What to compile and how. A default-constructed value holds the defaults

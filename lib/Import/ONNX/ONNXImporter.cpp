@@ -17,6 +17,7 @@
 #include "ONNXImporter.h"
 
 #include "MemOpt/Import/Import.h"
+#include "MemOpt/Support/Layers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -382,8 +383,15 @@ OwningOpRef<ModuleOp> ONNXImporter::run(StringRef bytes) {
     nodeName =
         n.name().empty() ? n.op_type() + "_" + std::to_string(index) : n.name();
     builder.setLoc(NameLoc::get(builder.getStringAttr(nodeName)));
+    Operation *last = entry->empty() ? nullptr : &entry->back();
     if (failed(importNode()))
       return nullptr;
+    // Every op this node became carries its layer (Layers.h).
+    Location layerLoc = getLayerLoc(context, index, n.op_type(), nodeName);
+    Block::iterator first =
+        last ? std::next(last->getIterator()) : entry->begin();
+    for (Operation &created : llvm::make_range(first, entry->end()))
+      created.setLoc(addLayerLoc(created.getLoc(), layerLoc));
     for (const std::string &out : n.output()) {
       if (out.empty())
         continue;

@@ -24,11 +24,14 @@
 //   extra result (the updated state), since TOSA functions have no variables.
 // Locations: an op's final TOSA op carries `loc("output tensor name")`;
 // helper ops carry the same name with a `#suffix`; unnamed tensors are called
-// `tensor_<index>`.
+// `tensor_<index>`. Every op also carries its operator's layer, and the
+// constants of the file's tensors a weight mark (MemOpt/Support/Layers.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "TFLiteImporter.h"
+
+#include "MemOpt/Support/Layers.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TargetEnv.h"
@@ -293,7 +296,7 @@ TFLiteImporter::getValue(int32_t index,
   DenseElementsAttr attr = DenseElementsAttr::getFromRawBuffer(type, *data);
   Value constant =
       create("tosa.const", type, {}, {builder.getNamedAttr("values", attr)},
-             tensorLoc(index));
+             getWeightLoc(tensorLoc(index)));
   if (!shape)
     values[index] = constant;
   return constant;
@@ -491,8 +494,15 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
     opName = "?";
     opOutput.clear();
     inOperator = true;
+    Operation *last = body->empty() ? nullptr : &body->back();
     if (failed(importOperator(op)))
       return nullptr;
+    // Every op this operator became carries its layer (Layers.h).
+    Location layerLoc = getLayerLoc(context, i, opName, opOutput);
+    Block::iterator first =
+        last ? std::next(last->getIterator()) : body->begin();
+    for (Operation &created : llvm::make_range(first, body->end()))
+      created.setLoc(addLayerLoc(created.getLoc(), layerLoc));
   }
 
   // Results: the graph outputs, then updated SVDF states.

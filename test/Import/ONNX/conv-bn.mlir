@@ -26,5 +26,10 @@
 // CHECK-NOT: tosa.transpose
 // CHECK-DAG: #[[CONVLOC:loc[0-9]*]] = loc("conv")
 // CHECK-DAG: #[[BNLOC:loc[0-9]*]] = loc("bn")
-// CHECK-DAG: #[[RELULOC]] = loc("relu")
-// CHECK-DAG: #[[FUSED]] = loc(fused[#[[CONVLOC]], #[[BNLOC]]])
+// Each op carries its node's layer (MemOpt/Support/Layers.h): index, kind
+// and name; the folded BatchNormalization's ops are the Conv's layer.
+// CHECK-DAG: #[[RELUNAME:loc[0-9]*]] = loc("relu")
+// CHECK-DAG: #[[CONVLAYER:loc[0-9]*]] = loc(fused<{layer = 0 : i64, op = "Conv"}>[#[[CONVLOC]]])
+// CHECK-DAG: #[[RELULAYER:loc[0-9]*]] = loc(fused<{layer = 2 : i64, op = "Relu"}>[#[[RELUNAME]]])
+// CHECK-DAG: #[[RELULOC]] = loc("relu"(#[[RELULAYER]]))
+// CHECK-DAG: #[[FUSED]] = loc(fused[#[[CONVLOC]], #[[BNLOC]], #[[CONVLAYER]]])

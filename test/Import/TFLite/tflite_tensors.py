@@ -183,14 +183,36 @@ def decode(path):
             "outputs": sg.vector(2, "i")}
 
 
+def location_names(text):
+    """Maps each location alias to the op's name: `#loc3 = loc("name")`, a
+    name with a child (the layer), `loc("name"(#loc7))`, a weight mark
+    around a name, `loc(fused<"memopt.weight">[#loc2])`, and that with the
+    layer, `loc(fused[#loc12, #loc11])`."""
+    raw = dict(re.findall(r'^(#loc\d*) = (loc\(.*\))$', text, re.M))
+    names = {}
+    for key, value in raw.items():
+        m = re.match(r'loc\("([^"]*)"', value)
+        if m:
+            names[key] = m.group(1)
+    # Fused locations name what their first location names (a weight mark,
+    # then the layer); aliases may refer to later ones, so resolve twice.
+    for _ in range(2):
+        for key, value in raw.items():
+            m = re.match(r'loc\(fused(?:<"memopt.weight">)?\[(#loc\d*|"[^"]*")',
+                         value)
+            if m and key not in names:
+                inner = m.group(1)
+                name = inner[1:-1] if inner.startswith('"') else names.get(inner)
+                if name is not None:
+                    names[key] = name
+    return names
+
+
 def mlir_tensors(path):
     """Maps loc name -> (shape, element type) of the last non-constant op
     carrying that exact name, and of the function arguments."""
     text = open(path).read()
-    locs = {}
-    # Location aliases: #loc3 = loc("name")
-    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"\)', text, re.M):
-        locs[m.group(1)] = m.group(2)
+    locs = location_names(text)
     found = {}
     typ = r"tensor<([0-9x]*)x?(f32|f16|i32|i8|ui8|i16|i64|i1)>"
     for line in text.splitlines():
@@ -278,9 +300,7 @@ def mlir_constants(path):
     """Maps loc name -> raw little-endian bytes of every `tosa.const` whose
     location is a plain name (the importer's weights)."""
     text = open(path).read()
-    locs = {}
-    for m in re.finditer(r'^(#loc\d*) = loc\("([^"]*)"\)', text, re.M):
-        locs[m.group(1)] = m.group(2)
+    locs = location_names(text)
     consts = {}
     pat = re.compile(r'"tosa.const"\(\) <\{values = dense<(.*)> : '
                      r'tensor<([0-9x]*?)x?(f32|f16|i32|i8|i16|i64)>\}> .*'
