@@ -227,7 +227,7 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
           while (window && fusedAccumulators.contains(window)) {
             windowOps.push_back(window);
             accOperand = isa<tosa::PadOp>(window) ? getMergedPadSource(window)
-                                                   : window->getOperand(0);
+                                                  : window->getOperand(0);
             llvm::append_range(operands,
                                llvm::drop_begin(window->getOperands()));
             window = accOperand.getDefiningOp();
@@ -237,7 +237,10 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
         node.fusedOps.append(windowOps.rbegin(), windowOps.rend());
         node.fusedOps.push_back(def);
         // One pixel of the i32 accumulator (its channels) and the padded
-        // window it reads, both allocated once before the loop.
+        // window it reads, both allocated once before the loop; none for an
+        // accumulator of one element (a register).
+        if (isRegisterAccumulator(def))
+          continue;
         auto type = cast<RankedTensorType>(def->getResult(0).getType());
         int64_t pixelBytes =
             *getStorageBytes(RankedTensorType::get({type.getShape().back()},

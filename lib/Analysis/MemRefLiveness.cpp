@@ -8,6 +8,7 @@
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
@@ -89,6 +90,9 @@ LogicalResult mlir::memopt::MemRefLiveness::analyze(Operation *op) {
     auto step = static_cast<unsigned>(stepOps.size());
     stepOps.push_back(&top);
 
+    // A register accumulator (memplan-plan-arena) is no arena buffer.
+    if (isa<memref::AllocaOp>(top) && top.hasAttr(kRegisterAccumulatorName))
+      continue;
     if (isa<memref::AllocOp, memref::AllocaOp>(top)) {
       FailureOr<MemRefBuffer> buffer = makeBuffer(&top, step, layout);
       if (failed(buffer))

@@ -10,7 +10,11 @@
 // channels, and the accumulator op and its bias/zero initialization are
 // computed inside that loop, so the i32 accumulator is one pixel, never the
 // whole tensor. A padded input is read through one padded window per pixel
-// built inside the loop, never a padded copy of the whole input.
+// built inside the loop, never a padded copy of the whole input. An
+// accumulator of one pixel (a fully connected layer on one vector) is fused
+// one output element at a time instead, with the element's accumulator
+// marked a register (`memopt.register_accumulator`): no i32 buffer in the
+// arena, as TFLite Micro's fully connected kernels.
 //
 // In the pipeline (`require-marks`), the memory model decides which chains
 // are fused (isFusedAccumulator): `mark-fused-elementwise` marks their
@@ -124,7 +128,38 @@ struct FusionChain {
   /// i32 ops between it and the consumer (a depthwise bias add), and the
   /// accumulator's initialization (zero fill or bias broadcast).
   llvm::SetVector<Operation *> fused;
+  /// Whether the accumulator has one pixel and is fused one output element
+  /// at a time, in a register (the model's isRegisterAccumulator).
+  bool perElement = false;
 };
+
+/// The output channels a one-pixel accumulator is computed for at a time
+/// (when they divide its channels; else 2 or 1): the DSP and MVE kernels
+/// widen each input word once for the block, and LLVM keeps the block's
+/// accumulators in registers.
+constexpr int64_t kRegisterBlock = 4;
+
+/// Returns the block of output channels of a one-pixel accumulator of
+/// \p channels channels: kRegisterBlock, 2 or 1, the largest that divides
+/// \p channels (no partial block, whose dynamic shape the kernels skip).
+static int64_t getRegisterBlock(int64_t channels) {
+  for (int64_t block = kRegisterBlock; block > 1; block /= 2)
+    if (channels % block == 0)
+      return block;
+  return 1;
+}
+
+/// Returns true if the one-pixel accumulator \p acc can be computed one
+/// output element at a time with its accumulator in a register: a
+/// convolution (not depthwise) of an unpadded input, or a matmul.
+static bool isRegisterAccumulatorOp(linalg::LinalgOp acc) {
+  if (getNumPixelDims(acc) != 3)
+    return getNumPixelDims(acc) != 0;
+  if (isa<linalg::DepthwiseConv2DNhwcHwcOp, linalg::DepthwiseConv2DNhwcHwcQOp>(
+          acc.getOperation()))
+    return false;
+  return !acc.getDpsInputOperand(0)->get().getDefiningOp<tensor::PadOp>();
+}
 
 /// Rewrites `collapse_shape(depthwise_conv_2d_nhwc_hwcm[_q])` that merges
 /// the channel and multiplier dimensions, when one of them is 1, into a
@@ -288,6 +323,37 @@ private:
 };
 } // namespace
 
+/// Moves the register mark of each tiled one-element accumulator of \p func
+/// to the `tensor.empty` its initialization writes (the element's
+/// accumulator, which bufferizes to one allocation). Fails at an accumulator
+/// whose initialization is not built on a `tensor.empty` of its own.
+static LogicalResult markRegisterAccumulators(func::FuncOp func) {
+  WalkResult walk = func.walk([](linalg::LinalgOp op) {
+    if (getNumPixelDims(op) == 0 ||
+        !hasLocationMark(op, kRegisterAccumulatorName))
+      return WalkResult::advance();
+    removeLocationMark(op, kRegisterAccumulatorName);
+    // The init, through the fill or bias broadcast that writes it.
+    Value init = op.getDpsInitOperand(0)->get();
+    while (auto writer = init.getDefiningOp<linalg::LinalgOp>()) {
+      if (writer.getNumDpsInits() != 1)
+        break;
+      init = writer.getDpsInitOperand(0)->get();
+    }
+    auto empty = init.getDefiningOp<tensor::EmptyOp>();
+    if (!empty || !init.hasOneUse() ||
+        cast<RankedTensorType>(empty.getType()).getNumElements() >
+            kRegisterBlock) {
+      op->emitOpError("is the accumulator of a block of output elements, but "
+                      "its initialization is not a block of its own");
+      return WalkResult::interrupt();
+    }
+    addLocationMark(empty, kRegisterAccumulatorName);
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 bool FuseRescaleAccumulatorsPass::collectChain(linalg::GenericOp op,
                                                FusionChain &chain) {
   // The one activation input of `op`, read element for element.
@@ -370,12 +436,17 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
     Value accumulated = chain.accumulator->getResult(0);
     if (getElementBits(op.getResult(0)) >= getElementBits(accumulated))
       return;
-    // A single pixel gains nothing: the loop would keep the input, the
-    // accumulator and the output live together (DataflowGraph agrees).
+    // A single pixel is computed one output element at a time, its i32
+    // accumulator in a register (the model's isRegisterAccumulator); a
+    // padded or depthwise one would keep its whole accumulator.
     auto accType = cast<RankedTensorType>(accumulated.getType());
-    if (!accType.hasStaticShape() ||
-        accType.getNumElements() == accType.getShape().back())
+    if (!accType.hasStaticShape())
       return;
+    if (accType.getNumElements() == accType.getShape().back()) {
+      if (!isRegisterAccumulatorOp(chain.accumulator))
+        return;
+      chain.perElement = true;
+    }
     // The model fused the chain only if its accumulator and every op
     // between it and the rescale come from the marked TOSA op: an unmarked
     // i32 op in between (conv -> add -> rescale) is a chain the model did
@@ -407,14 +478,21 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   if (unfused.wasInterrupted())
     return signalPassFailure();
 
-  // 3. Tile each consumer to one pixel with all channels, fusing the chain.
+  // 3. Tile each consumer to one pixel with all channels, fusing the chain
+  // (a one-pixel chain to one output element).
   IRRewriter rewriter(context);
   for (FusionChain &chain : chains) {
-    unsigned pixelDims = getNumPixelDims(chain.accumulator);
+    unsigned pixelDims = chain.perElement ? chain.consumer.getNumLoops()
+                                          : getNumPixelDims(chain.accumulator);
     SmallVector<OpFoldResult> tileSizes(chain.consumer.getNumLoops(),
                                         rewriter.getIndexAttr(0));
     for (unsigned i = 0; i < pixelDims; ++i)
       tileSizes[i] = rewriter.getIndexAttr(1);
+    if (chain.perElement) {
+      auto type = cast<RankedTensorType>(chain.consumer.getResult(0).getType());
+      tileSizes.back() =
+          rewriter.getIndexAttr(getRegisterBlock(type.getShape().back()));
+    }
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(tileSizes);
     const llvm::SetVector<Operation *> &fused = chain.fused;
@@ -442,8 +520,11 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
     }
     // A fused op has had its fusion: running the pass again must not take
     // it for a marked accumulator left unfused.
-    for (Operation *tiled : result->tiledAndFusedOps)
+    for (Operation *tiled : result->tiledAndFusedOps) {
       removeLocationMark(tiled, kFusedAccumulatorLocName);
+      if (chain.perElement && getNumPixelDims(tiled) != 0)
+        addLocationMark(tiled, kRegisterAccumulatorName);
+    }
     rewriter.replaceOp(chain.consumer, result->replacements.lookup(
                                            chain.consumer->getResult(0)));
   }
@@ -454,6 +535,8 @@ void FuseRescaleAccumulatorsPass::runOnOperation() {
   tensor::populateFoldTensorEmptyPatterns(patterns);
   tensor::ExtractSliceOp::getCanonicalizationPatterns(patterns, context);
   if (failed(applyPatternsGreedily(func, std::move(patterns))))
+    return signalPassFailure();
+  if (failed(markRegisterAccumulators(func)))
     return signalPassFailure();
 
   if (!fusePadding)

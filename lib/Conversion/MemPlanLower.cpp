@@ -13,6 +13,7 @@
 
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -110,8 +111,10 @@ static LogicalResult lowerFunction(func::FuncOp func,
   }
 
   // Nothing may allocate or free behind the plan's back.
+  // (A register accumulator's alloca is a stack slot, not an arena buffer.)
   WalkResult leftover = func.walk([](Operation *op) {
-    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op)) {
+    if (isa<memref::AllocOp, memref::AllocaOp, memref::DeallocOp>(op) &&
+        !op->hasAttr(kRegisterAccumulatorName)) {
       op->emitError("'") << op->getName()
                          << "' left in a planned function; run "
                             "memplan-plan-arena after the last pass that "

@@ -6,17 +6,22 @@
 //
 // Plans one static arena per bufferized function: liveness of every buffer
 // (MemRefLiveness), placement (ArenaPlanner), and the plan written as memplan
-// IR in place of the allocations.
+// IR in place of the allocations. The accumulator of one output element of a
+// fused fully connected layer (`memopt.register_accumulator`) is not an
+// arena buffer: it becomes a `memref.alloca`, which LLVM keeps in a register.
 //
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Conversion/Passes.h"
+
+#include "MemOpt/Conversion/LocationMarks.h"
 
 #include "MemOpt/Analysis/MemRefLiveness.h"
 #include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Dialect/MemPlan/MemPlanOps.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -62,6 +67,36 @@ getAlignedPeak(ArrayRef<ArenaBuffer> buffers, unsigned numSteps,
   return {peakStep, numSteps ? live[peakStep] : 0};
 }
 
+/// Replaces each allocation at the top level of \p func that
+/// `fuse-rescale-accumulators` marked as the accumulator of a block of output
+/// elements (kRegisterAccumulatorName, on its location) with a
+/// `memref.alloca` carrying the attribute of that name: a stack slot of at
+/// most 16 bytes that the plan leaves out and LLVM keeps in registers where
+/// it can. The accumulators of one type share one slot: each is used only
+/// inside the loop of its layer, which writes it before reading it.
+static void promoteRegisterAccumulators(func::FuncOp func) {
+  SmallVector<memref::AllocOp> marked;
+  for (auto alloc : func.getBody().front().getOps<memref::AllocOp>())
+    if (hasLocationMark(alloc, kRegisterAccumulatorName) &&
+        alloc.getType().hasStaticShape())
+      marked.push_back(alloc);
+  llvm::DenseMap<Type, Value> slots;
+  for (memref::AllocOp alloc : marked) {
+    Value &slot = slots[alloc.getType()];
+    if (!slot) {
+      // The element's natural alignment: a larger one would realign the
+      // stack.
+      OpBuilder builder(alloc);
+      auto alloca = memref::AllocaOp::create(builder, alloc.getLoc(),
+                                             alloc.getType(), IntegerAttr());
+      alloca->setAttr(kRegisterAccumulatorName, builder.getUnitAttr());
+      slot = alloca.getResult();
+    }
+    alloc.replaceAllUsesWith(slot);
+    alloc.erase();
+  }
+}
+
 void MemPlanPlanArenaPass::runOnOperation() {
   func::FuncOp func = getOperation();
   if (func.isExternal())
@@ -98,6 +133,7 @@ void MemPlanPlanArenaPass::runOnOperation() {
     return signalPassFailure();
   }
 
+  promoteRegisterAccumulators(func);
   auto &liveness = getAnalysis<MemRefLiveness>();
   if (!liveness.isValid())
     return signalPassFailure();

@@ -67,8 +67,8 @@ static bool isReturnedThroughReshapes(Value value) {
   return llvm::any_of(value.getUsers(), [](Operation *user) {
     if (user->hasTrait<OpTrait::ReturnLike>())
       return true;
-    return isa<tosa::ReshapeOp, tensor::ExpandShapeOp,
-               tensor::CollapseShapeOp>(user) &&
+    return isa<tosa::ReshapeOp, tensor::ExpandShapeOp, tensor::CollapseShapeOp>(
+               user) &&
            isReturnedThroughReshapes(user->getResult(0));
   });
 }
@@ -123,9 +123,11 @@ std::optional<unsigned> mlir::memopt::getOverwrittenOperand(Operation *op) {
 // (one row of a matmul) at a time, so the i32 accumulator is one pixel's
 // channels, never the whole tensor. A depthwise convolution is fused only if
 // its channel or multiplier count is 1 (its 5-d linalg form stops the fusion
-// otherwise), and an accumulator of one pixel is never fused: the fused loop
-// would keep the op's input, the accumulator and the output live together,
-// more than the unfused pair needs.
+// otherwise). An accumulator of one pixel (a fully connected layer on one
+// vector) is fused one output element at a time instead
+// (isRegisterAccumulator), when it is an unpadded convolution or a matmul;
+// a one-pixel depthwise or padded convolution is not fused: one pixel's
+// accumulator would be the whole tensor.
 bool mlir::memopt::isFourDimDepthwise(Operation *op) {
   auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
   if (!depthwise)
@@ -135,26 +137,58 @@ bool mlir::memopt::isFourDimDepthwise(Operation *op) {
          (weight.getDimSize(2) == 1 || weight.getDimSize(3) == 1);
 }
 
-bool mlir::memopt::isFusedAccumulator(Operation *op) {
+/// Returns true if an amount of the padding \p pad is not 0.
+static bool hasPadding(ArrayRef<int64_t> pad) {
+  return llvm::any_of(pad, [](int64_t amount) { return amount != 0; });
+}
+
+/// Returns the static type of the result of \p op if it is an accumulating
+/// op (conv2d, 4-d depthwise conv2d, matmul) whose only user is a narrowing
+/// `tosa.rescale`, or null.
+static RankedTensorType getRescaledAccumulatorType(Operation *op) {
   if (!isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp, tosa::MatMulOp>(op) ||
       op->getNumResults() != 1 || !op->getResult(0).hasOneUse())
-    return false;
+    return {};
   if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op))
     if (!isFourDimDepthwise(depthwise))
-      return false;
+      return {};
   auto rescale = dyn_cast<tosa::RescaleOp>(*op->getResult(0).user_begin());
   if (!rescale)
-    return false;
+    return {};
   auto inType = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   auto outType = dyn_cast<RankedTensorType>(rescale.getOutput().getType());
   if (!inType || !outType || inType.getRank() == 0 ||
-      !inType.hasStaticShape() ||
-      inType.getNumElements() == inType.getShape().back() ||
-      !inType.getElementType().isIntOrFloat() ||
-      !outType.getElementType().isIntOrFloat())
+      !inType.hasStaticShape() || !inType.getElementType().isIntOrFloat() ||
+      !outType.getElementType().isIntOrFloat() ||
+      outType.getElementType().getIntOrFloatBitWidth() >=
+          inType.getElementType().getIntOrFloatBitWidth())
+    return {};
+  return inType;
+}
+
+bool mlir::memopt::isRegisterAccumulator(Operation *op) {
+  RankedTensorType type = getRescaledAccumulatorType(op);
+  if (!type || type.getNumElements() != type.getShape().back())
     return false;
-  return outType.getElementType().getIntOrFloatBitWidth() <
-         inType.getElementType().getIntOrFloatBitWidth();
+  if (isa<tosa::MatMulOp>(op))
+    return true;
+  // An unpadded convolution of an input that is not an explicit pad (or a
+  // slice of one): there is no window to build per output.
+  auto conv = dyn_cast<tosa::Conv2DOp>(op);
+  if (!conv || hasPadding(conv.getPad()))
+    return false;
+  Operation *input = conv.getInput().getDefiningOp();
+  if (auto slice = dyn_cast_or_null<tosa::SliceOp>(input))
+    input = slice.getInput1().getDefiningOp();
+  return !isa_and_nonnull<tosa::PadOp>(input);
+}
+
+bool mlir::memopt::isFusedAccumulator(Operation *op) {
+  RankedTensorType type = getRescaledAccumulatorType(op);
+  if (!type)
+    return false;
+  return type.getNumElements() != type.getShape().back() ||
+         isRegisterAccumulator(op);
 }
 
 /// Returns the bit width of the integer elements of the shaped \p type, or 0.
@@ -317,10 +351,6 @@ static int64_t getElementBytes(Type type, const DataLayout &layout) {
   return getElementStorageBytes(element, layout).value_or(0);
 }
 
-static bool hasPadding(ArrayRef<int64_t> pad) {
-  return llvm::any_of(pad, [](int64_t amount) { return amount != 0; });
-}
-
 /// Returns true if \p value is read only as input 0 of a fused accumulator.
 static bool feedsFusedAccumulator(Value value) {
   if (!value.hasOneUse())
@@ -333,8 +363,7 @@ static bool feedsFusedAccumulator(Value value) {
 /// Returns the constant padding value of the `tosa.pad` \p pad, or null.
 static Attribute getConstantPadValue(tosa::PadOp pad) {
   DenseElementsAttr value;
-  if (!matchPattern(pad.getPadConst(), m_Constant(&value)) ||
-      !value.isSplat())
+  if (!matchPattern(pad.getPadConst(), m_Constant(&value)) || !value.isSplat())
     return {};
   return value.getSplatValue<Attribute>();
 }

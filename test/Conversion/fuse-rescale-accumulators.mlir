@@ -66,8 +66,9 @@ func.func @depthwise_one_channel(%x: tensor<1x6x6x1xi8>) -> tensor<1x4x4x2xi8> {
 
 // -----
 
-// Not fused: the accumulator has a second user; the consumer does not narrow;
-// one pixel.
+// Not fused: the accumulator has a second user; the consumer does not narrow.
+// One pixel (a fully connected layer): fused a block of 4 output channels at
+// a time, with a 4-element accumulator of its own (the register accumulator).
 #id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // CHECK-LABEL: func.func @not_fused
 // CHECK-NOT: scf.for
@@ -75,8 +76,10 @@ func.func @depthwise_one_channel(%x: tensor<1x6x6x1xi8>) -> tensor<1x4x4x2xi8> {
 // CHECK-NOT: scf.for
 // CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x4x4x16xi32>
 // CHECK-NOT: scf.for
-// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x16xi32>
-// CHECK-NOT: scf.for
+// CHECK: scf.for
+// CHECK: tensor.empty() : tensor<1x1x1x4xi32>
+// CHECK: linalg.conv_2d_nhwc_fhwc {{.*}} -> tensor<1x1x1x4xi32>
+// CHECK: tensor.insert_slice {{.*}} [1, 1, 1, 4] [1, 1, 1, 1] : tensor<1x1x1x4xi8> into tensor<1x1x1x16xi8>
 func.func @not_fused(%x: tensor<1x4x4x8xi8>, %p: tensor<1x1x1x8xi8>) -> (tensor<1x4x4x16xi8>, tensor<1x4x4x16xi32>, tensor<1x4x4x16xi32>, tensor<1x1x1x16xi8>) {
   %w = arith.constant dense<3> : tensor<16x1x1x8xi8>
   %zero = arith.constant 0 : i32

@@ -50,9 +50,12 @@
 // RULE-LABEL: func.func @wide_depthwise
 // RULE: memplan.place {{.*}} to memref<1x4x4x2x3xi32>
 // RULE-NOT: scf.for
+// One pixel: blocks of 4 output channels, the accumulator a stack slot
+// outside the arena (cortex-m-fully-connected.mlir).
 // RULE-LABEL: func.func @one_pixel
-// RULE: memplan.place {{.*}} to memref<1x1x1x16xi32>
-// RULE-NOT: scf.for
+// RULE-NOT: memplan.place {{.*}}xi32>
+// RULE: memref.alloca() {memopt.register_accumulator} : memref<1x1x1x4xi32>
+// RULE-NEXT: scf.for
 
 // Padding: a fused conv reads its padded input through one padded window per
 // pixel (3x3 x input channels, at function level), not a padded copy of the

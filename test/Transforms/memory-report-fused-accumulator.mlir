@@ -64,15 +64,15 @@ func.func @wide_depthwise(%x: tensor<1x4x4x2xi8>) -> tensor<1x4x4x6xi8> {
   return %out : tensor<1x4x4x6xi8>
 }
 
-// @one_pixel: an accumulator of one pixel is not fused (the fused loop would
-// keep x live at the rescale): x 1x1x1x8 i8 = 8 (an input in the arena
-// takes its element's alignment, 1), acc 1x1x1x16 i32 = 64, out 16; step 0:
-// x + acc = 72; step 1: acc + out = 80 (fused, x, the one-pixel
-// accumulator and out would be live together: 8 + 64 + 16 = 88).
-// CHECK:      memory report for @one_pixel: 2 steps, peak 80 bytes at step 1 (px_out)
-// CHECK:        0  tosa.conv2d   px_acc   72
-// CHECK-NEXT:   1  tosa.rescale  px_out   80  <- peak
-// CHECK-NEXT: peak: 80 bytes; live: px_acc (64) px_out (16)
+// @one_pixel: an accumulator of one pixel (a fully connected layer) is
+// fused a block of output channels at a time, its accumulator a register
+// (isRegisterAccumulator: no workspace): x 1x1x1x8 i8 = 8 (an input in the
+// arena takes its element's alignment, 1) and out 16 are all that is live,
+// one step of 8 + 16 = 24. (Unfused, the 1x1x1x16 i32 accumulator, 64
+// bytes, would be live with x, then with out: 72, then 80.)
+// CHECK:      memory report for @one_pixel: 1 step, peak 24 bytes at step 0 (px_out)
+// CHECK:        0  tosa.rescale  px_out   24  <- peak
+// CHECK-NEXT: peak: 24 bytes; live: %arg0 (8) px_out (16)
 func.func @one_pixel(%x: tensor<1x1x1x8xi8>) -> tensor<1x1x1x16xi8> {
   %w = "tosa.const"() <{values = dense<3> : tensor<16x1x1x8xi8>}> : () -> tensor<16x1x1x8xi8>
   %b = "tosa.const"() <{values = dense<1> : tensor<16xi32>}> : () -> tensor<16xi32>

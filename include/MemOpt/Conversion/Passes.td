@@ -54,6 +54,14 @@ def MemPlanPlanArenaPass : Pass<"memplan-plan-arena", "func::FuncOp"> {
     aligned sizes of buffers live at one step: no placement can do better).
     A function without buffers gets `memplan.arena_size = 0`.
 
+    A top-level `memref.alloc` whose location carries the
+    `"memopt.register_accumulator"` mark of `fuse-rescale-accumulators` (the
+    accumulator of a block of at most 4 output channels of a fully connected
+    layer) is not an arena buffer: it becomes a `memref.alloca` with the
+    unit attribute `memopt.register_accumulator` (one per type, shared by
+    the layers: each writes it before reading it), a stack slot that the
+    liveness and `memplan-lower` leave alone.
+
     Every buffer is placed at a multiple of the arena alignment and takes its
     size rounded up to it, except, in a function with `memplan.io_in_arena`,
     the buffers of the inputs (`memplan.input`) and of the returned values:
@@ -438,9 +446,15 @@ def FuseRescaleAccumulatorsPass
     of a convolution; batch and row of a matmul; tile size 1, all channels)
     and fuses the accumulating op and its zero/bias initialization into the
     loop. The accumulator becomes one pixel (channels x i32), never the whole
-    i32 tensor, as in MCU int8 kernels. Accumulators of a single pixel are
-    not fused (fusion would keep the op's input, the accumulator and the
-    output live together, saving nothing).
+    i32 tensor, as in MCU int8 kernels. An accumulator of a single pixel (a
+    fully connected layer: a convolution of an unpadded input, or a
+    one-row matmul) is tiled over its output channels instead, in blocks of
+    4, 2 or 1 (the largest that divides the channels), and the block's
+    accumulator is marked `"memopt.register_accumulator"`:
+    `memplan-plan-arena` makes it a stack slot of at most 16 bytes outside
+    the arena (the model's `isRegisterAccumulator`). Single-pixel depthwise
+    or padded convolutions are not fused (one pixel would be the whole
+    accumulator).
 
     With `require-marks` (as in `cortex-m-pipeline`), the memory model
     decides instead: only a chain whose accumulator (and every op between it
@@ -468,7 +482,8 @@ def FuseRescaleAccumulatorsPass
 
     After bufferization the per-pixel buffer is allocated inside the loop;
     `buffer-loop-hoisting` moves it to function level for the arena planner.
-    `DataflowGraph` counts the same buffers (docs/MemoryModel.md).
+    `DataflowGraph` counts the same buffers (docs/MemoryModel.md): a
+    register accumulator's slot counts no arena bytes.
   }];
   let options = [
     Option<"fusePadding", "fuse-padding", "bool", /*default=*/"true",

@@ -98,9 +98,10 @@ bool isViewOp(Operation *op);
 /// Returns true if the slice \p op (a `tosa.slice` or `tensor.extract_slice`)
 /// is copied into a buffer of its own at its step: the function returns it,
 /// maybe through reshapes (a strided view, or a reshape of one, cannot be a
-/// function result; bufferization would copy it at the return). The model counts the copy as the slice's output;
-/// `prepare-bufferization` makes it right after the slice (every user then
-/// reads the copy), where the schedule put the slice.
+/// function result; bufferization would copy it at the return). The model
+/// counts the copy as the slice's output; `prepare-bufferization` makes it
+/// right after the slice (every user then reads the copy), where the schedule
+/// put the slice.
 bool isCopiedSlice(Operation *op);
 
 /// Returns true if the lowering may write the result of an elementwise op of
@@ -136,8 +137,20 @@ bool isFourDimDepthwise(Operation *op);
 
 /// Returns true if the int8 convolution, depthwise convolution or matmul
 /// \p op is computed inside the loop of the narrowing `tosa.rescale` that is
-/// its only user, one output pixel at a time (`fuse-rescale-accumulators`).
+/// its only user, one output pixel at a time (`fuse-rescale-accumulators`),
+/// or, for an accumulator of one pixel, one output element at a time
+/// (isRegisterAccumulator).
 bool isFusedAccumulator(Operation *op);
+
+/// Returns true if \p op is a fused accumulator (isFusedAccumulator) of one
+/// output pixel: an unpadded `tosa.conv2d` (not of an explicit `tosa.pad`)
+/// or a `tosa.matmul` whose result has one pixel (one row), a fully
+/// connected layer. Its rescale's loop computes one output element at a
+/// time, and the i32 accumulator of that element is a register
+/// (`memopt.register_accumulator`: a stack slot, never an arena buffer), so
+/// the fused pair needs no workspace: its input and its output are all it
+/// keeps live, as TFLite Micro's fully connected kernels.
+bool isRegisterAccumulator(Operation *op);
 
 /// Returns true if the elementwise TOSA op \p op is computed inside its only
 /// user, element by element, so that its result is never a tensor
@@ -249,12 +262,12 @@ OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
 /// The rule: under `io=caller` (\p io), \p op's one result is read exactly
 /// once, as an operand of a `tosa.concat` of at most 16 operands in the same
 /// block whose result the function returns (more operands would make
-/// one-shot bufferization's analysis of the chain slow; the operand is not returned, not read by any
-/// other op and not repeated in the concat: nothing reads it outside the
-/// concat's buffer, which lives at least as long), \p op is not computed
-/// from weights only, and its lowering writes its result through the init
-/// of a destination-style op into a buffer of the result's type that
-/// nothing else shares: a `tosa.conv2d`, a `tosa.matmul`, a
+/// one-shot bufferization's analysis of the chain slow; the operand is not
+/// returned, not read by any other op and not repeated in the concat: nothing
+/// reads it outside the concat's buffer, which lives at least as long), \p op
+/// is not computed from weights only, and its lowering writes its result
+/// through the init of a destination-style op into a buffer of the result's
+/// type that nothing else shares: a `tosa.conv2d`, a `tosa.matmul`, a
 /// `tosa.transpose`, an unpadded `tosa.max_pool2d`, or an elementwise op
 /// (isElementwiseOp, a fused group's root included) that is not the rescale
 /// of an in-place depthwise convolution. An elementwise op that could

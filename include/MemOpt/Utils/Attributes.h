@@ -41,6 +41,16 @@ constexpr llvm::StringLiteral kFusedIntoConsumerLocName =
 constexpr llvm::StringLiteral kFusedAccumulatorLocName =
     "memopt.fused_accumulator";
 
+/// Metadata of the `FusedLoc` with which `fuse-rescale-accumulators` wraps
+/// the location of the `tensor.empty` of a register accumulator
+/// (isRegisterAccumulator): the i32 accumulator of one output element of a
+/// fused one-pixel convolution or matmul. `memplan-plan-arena` turns its
+/// hoisted allocation into a `memref.alloca` with the unit attribute of the
+/// same name, which the arena plan leaves out (MemRefLiveness) and LLVM keeps
+/// in a register.
+constexpr llvm::StringLiteral kRegisterAccumulatorName =
+    "memopt.register_accumulator";
+
 /// Metadata of the `FusedLoc` with which `mark-fused-elementwise` wraps the
 /// location of every TOSA op whose result the memory model computes directly
 /// into its slice of a concat's buffer (getInPlaceConcat). The location

@@ -15,7 +15,10 @@
 // needs a constant filter and a bias initialization that copies a constant
 // per-channel bias, and every tap must read the input: a convolution whose
 // input is a padded window (a buffer filled with the zero point, whose taps
-// the kernels skip) keeps its zero point.
+// the kernels skip) keeps its zero point. The filter and the bias may be the
+// same block of output channels of their constants (the subviews of a fully
+// connected layer computed a block of outputs at a time,
+// `fuse-rescale-accumulators`).
 //
 //===----------------------------------------------------------------------===//
 
@@ -24,6 +27,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
@@ -50,6 +54,49 @@ static memref::GlobalOp getConstantGlobal(Value value, SymbolTable &symbols) {
       !isa_and_present<DenseIntElementsAttr>(global.getConstantInitValue()))
     return {};
   return global;
+}
+
+/// A constant global read whole, or as the rows [offset, offset + size) of
+/// its first dimension (a subview that keeps every other dimension whole).
+struct ConstantRows {
+  memref::GlobalOp global;
+  /// The subview of the rows, or null when the global is read whole.
+  memref::SubViewOp rows;
+};
+
+/// Returns the constant global \p value reads (getConstantGlobal), directly
+/// or through a subview of rows of it with unit strides, else an empty
+/// global.
+static ConstantRows getConstantRows(Value value, SymbolTable &symbols) {
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return {getConstantGlobal(value, symbols), {}};
+  memref::GlobalOp global = getConstantGlobal(subview.getSource(), symbols);
+  if (!global)
+    return {};
+  ArrayRef<int64_t> shape = subview.getSourceType().getShape();
+  for (auto [dim, offset, size, stride] :
+       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
+                       subview.getMixedStrides())) {
+    if (!isConstantIntValue(stride, 1) ||
+        (dim > 0 && (!isConstantIntValue(offset, 0) ||
+                     !isConstantIntValue(size, shape[dim]))))
+      return {};
+  }
+  if (subview.getType().getRank() != subview.getSourceType().getRank())
+    return {};
+  return {global, subview};
+}
+
+/// Returns true if \p a and \p b read the same output channels: both whole,
+/// or subviews of the same rows.
+static bool readSameRows(ConstantRows a, ConstantRows b) {
+  if (!a.rows || !b.rows)
+    return !a.rows && !b.rows;
+  return isEqualConstantIntOrValue(a.rows.getMixedOffsets()[0],
+                                   b.rows.getMixedOffsets()[0]) &&
+         isEqualConstantIntOrValue(a.rows.getMixedSizes()[0],
+                                   b.rows.getMixedSizes()[0]);
 }
 
 /// Returns the i32 constant \p value, if it is one.
@@ -102,14 +149,17 @@ static bool foldInputZeroPoint(linalg::Conv2DNhwcFhwcQOp conv,
   if (llvm::any_of(input.getUsers(),
                    [](Operation *user) { return isa<linalg::FillOp>(user); }))
     return false;
-  SymbolTable &table = symbols;
-  memref::GlobalOp filter =
-      getConstantGlobal(conv.getDpsInputOperand(1)->get(), table);
+  ConstantRows filterRows =
+      getConstantRows(conv.getDpsInputOperand(1)->get(), symbols);
+  memref::GlobalOp filter = filterRows.global;
   linalg::GenericOp init = getBiasInit(conv);
   if (!filter || !init)
     return false;
-  memref::GlobalOp bias =
-      getConstantGlobal(init.getDpsInputOperand(0)->get(), table);
+  ConstantRows biasRows =
+      getConstantRows(init.getDpsInputOperand(0)->get(), symbols);
+  memref::GlobalOp bias = biasRows.global;
+  if (!readSameRows(filterRows, biasRows))
+    return false;
   auto biasType = bias ? dyn_cast<MemRefType>(bias.getType()) : MemRefType();
   auto filterType = cast<MemRefType>(filter.getType());
   if (!biasType || !biasType.getElementType().isInteger(32) ||
@@ -145,6 +195,11 @@ static bool foldInputZeroPoint(linalg::Conv2DNhwcFhwcQOp conv,
   builder.setInsertionPoint(init);
   Value folded32 = memref::GetGlobalOp::create(builder, init.getLoc(), biasType,
                                                global.getSymName());
+  // The same rows of the folded bias.
+  if (memref::SubViewOp rows = biasRows.rows)
+    folded32 = memref::SubViewOp::create(
+        builder, rows.getLoc(), rows.getType(), folded32,
+        rows.getMixedOffsets(), rows.getMixedSizes(), rows.getMixedStrides());
   init->setOperand(0, folded32);
   builder.setInsertionPoint(conv);
   conv->setOperand(2, arith::ConstantIntOp::create(builder, conv.getLoc(),

@@ -95,7 +95,10 @@ def ArmDspFoldInputZeroPointsPass
     MVE kernels (`arm-mve-int8-kernels`) no filter sum (`VADDVA.S8`). A
     convolution whose input is a padded window (a buffer filled with the
     zero point, written by `linalg.fill`; the kernels skip its taps outside
-    the image) keeps its zero point. Runs before `arm-dsp-int8-kernels` and
+    the image) keeps its zero point. The filter and the bias may also be the
+    same rows (a `memref.subview` of a block of output channels) of their
+    constants, as in the fused fully connected layers of
+    `fuse-rescale-accumulators`. Runs before `arm-dsp-int8-kernels` and
     `arm-mve-int8-kernels` in `cortex-m-pipeline`; no activation memory
     changes (the new bias is flash).
   }];
