@@ -176,6 +176,13 @@ FailureOr<BudgetReport> mlir::memopt::chooseBudgetConfiguration(
       listCandidates(getOnlyFunction(*prepared), options);
   if (failed(listed))
     return failure();
+  if (listed->size() == 1) {
+    // Nothing to choose: the compile checks the budget, and its error names
+    // the op at the peak.
+    report.reason = "no patch grid within the MAC limit: the budget is "
+                    "checked, not searched";
+    return report;
+  }
   report.candidates = std::move(*listed);
   std::vector<BudgetCandidate> &candidates = report.candidates;
   for (BudgetCandidate &candidate : candidates)
