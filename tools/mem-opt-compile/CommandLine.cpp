@@ -176,7 +176,8 @@ static cl::opt<std::string> optLevel(
 static cl::opt<std::string> optimizeGoal(
     "optimize",
     withDefault(
-        "What the code is optimized for: memory (-Oz, the smallest code), "
+        "What the code is optimized for: memory (-Oz, the smallest code; "
+        "with --sram, the smallest SRAM among the candidates), "
         "balanced (-Os: small code, only the int8 DSP kernels' reduction "
         "loops unrolled, by 4, on cortex-m4/m7) or speed (-O2: LLVM unrolls "
         "loops of its choice, fewest instructions, most flash). The arena "
