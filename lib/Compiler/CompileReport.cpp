@@ -180,6 +180,8 @@ void CompileReport::printText(raw_ostream &os) const {
                       << object->dataBytes << " + bss " << object->bssBytes
                       << " (besides the arena)\n";
   }
+  if (candidates)
+    candidates->printText(os);
 }
 
 /// Returns \p value as JSON, or null.
@@ -273,7 +275,7 @@ llvm::json::Value CompileReport::toJSON() const {
         {"bss_bytes", object->bssBytes},
         {"unwind_index_bytes", object->unwindIndexBytes},
     };
-  return llvm::json::Object{
+  llvm::json::Object result{
       {"format_version", kCompileReportFormatVersion},
       {"mem_opt_version", MEMOPT_VERSION},
       {"cpu", cpu},
@@ -281,6 +283,9 @@ llvm::json::Value CompileReport::toJSON() const {
       {"object", std::move(objectJSON)},
       {"functions", std::move(fns)},
   };
+  if (candidates)
+    result["candidates"] = candidates->toJSON();
+  return result;
 }
 
 /// Returns \p field quoted for CSV when it needs it (RFC 4180).

@@ -36,9 +36,12 @@ static LogicalResult handOver(const CompileHooks &hooks, CompileOutputKind kind,
 }
 
 FailureOr<CompileResult>
-mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
+mlir::memopt::compileModule(ModuleOp module, const CompileOptions &requested,
                             const CompileHooks &hooks) {
   MLIRContext *context = module.getContext();
+  // The options compiled: the requested ones, with the patches a budget
+  // chose.
+  CompileOptions options = requested;
   CompileProgress progress(hooks.progress);
   TimingScope noTiming;
   TimingScope &timing = hooks.timing ? *hooks.timing : noTiming;
@@ -57,6 +60,19 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
   FailureOr<SmallVector<FunctionInfo>> infos = collectFunctions(module);
   if (failed(infos) || failed(checkTensorSizes(module)))
     return failure();
+
+  std::optional<BudgetReport> budget;
+  if (options.budgetSearch && options.sramBytes > 0 &&
+      options.patches == "off") {
+    TimingScope budgetTiming = timing.nest("Budget search");
+    FailureOr<BudgetReport> chosen =
+        chooseBudgetConfiguration(module, *infos, options, progress);
+    if (failed(chosen))
+      return failure();
+    if (chosen->chosen)
+      options.patches = chosen->candidates[*chosen->chosen].patches;
+    budget = std::move(*chosen);
+  }
 
   llvm::StringMap<FunctionReport> reports;
   if (failed(runCortexMPipeline(module, options, progress, timing, reports)))
@@ -118,6 +134,11 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
       buildCompileReport(module, *infos, reports, result.object, options);
   if (failed(report))
     return failure();
+  if (budget) {
+    if (budget->chosen && report->object)
+      budget->candidates[*budget->chosen].codeBytes = report->object->codeBytes;
+    report->candidates = std::move(budget);
+  }
   llvm::raw_string_ostream os(result.reportText);
   if (options.report == ReportFormat::JSON)
     os << llvm::formatv("{0:2}", report->toJSON()) << "\n";

@@ -185,6 +185,25 @@ LogicalResult runCortexMPipeline(ModuleOp module, const CompileOptions &options,
                                  TimingScope &timing,
                                  llvm::StringMap<FunctionReport> &reports);
 
+/// Runs `cortex-m-pipeline` with \p options on \p module up to the stage
+/// \p stopAfter (`schedule`, ..., `plan`), without progress or report data
+/// (PipelineRunner.cpp).
+LogicalResult runCortexMPipelineStage(ModuleOp module,
+                                      const CompileOptions &options,
+                                      StringRef stopAfter);
+
+/// Weighs the configurations of \p module (one function with a body) under
+/// the budget CompileOptions::sramBytes: no patches and every patch grid
+/// within maxMacOverhead, each planned (stop-after=plan) only as far as the
+/// choice needs. Returns what it weighed with the chosen one; fails after an
+/// error naming the smallest SRAM it reached when none fits. A module of
+/// several functions gets an empty report and keeps CompileOptions::patches
+/// (BudgetSearch.cpp).
+FailureOr<BudgetReport>
+chooseBudgetConfiguration(ModuleOp module, ArrayRef<FunctionInfo> infos,
+                          const CompileOptions &options,
+                          const CompileProgress &progress);
+
 /// Creates the ARM target machine for \p target at \p level; diagnostics go
 /// to \p context (LLVMEmission.cpp).
 std::unique_ptr<llvm::TargetMachine>

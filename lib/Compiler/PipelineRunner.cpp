@@ -340,3 +340,17 @@ mlir::memopt::runCortexMPipeline(ModuleOp module, const CompileOptions &options,
   recorder->takeReports(reports);
   return success();
 }
+
+LogicalResult mlir::memopt::runCortexMPipelineStage(
+    ModuleOp module, const CompileOptions &options, StringRef stopAfter) {
+  MLIRContext *context = module.getContext();
+  TosaToCortexMOptions pipelineOptions;
+  getPipelineOptions(options, /*progress=*/false, pipelineOptions);
+  pipelineOptions.scheduleStatistics = false;
+  pipelineOptions.stopAfter = stopAfter.str();
+  PassManager pm(context);
+  std::string errorMessage;
+  if (failed(buildTosaToCortexMPipeline(pm, pipelineOptions, &errorMessage)))
+    return emitError(UnknownLoc::get(context)) << errorMessage;
+  return pm.run(module);
+}

@@ -548,11 +548,45 @@ static FailureOr<int64_t> evaluatePlan(func::FuncOp func, const PatchPlan &plan,
   return peak;
 }
 
-/// Parses "<rows>x<cols>" into \p rows and \p cols.
-static bool parseGrid(StringRef text, int64_t &rows, int64_t &cols) {
-  auto [left, right] = text.split('x');
-  return !left.getAsInteger(10, rows) && !right.getAsInteger(10, cols) &&
-         rows > 0 && cols > 0;
+/// Returns the block-order peak of \p plan and a proven lower bound on the
+/// peak of every order of the patched function (the exact scheduler's, with
+/// one search state), or failure if the plan does not apply.
+static FailureOr<std::pair<int64_t, int64_t>>
+evaluatePlanBounds(func::FuncOp func, const PatchPlan &plan,
+                   const CostModelOptions &options) {
+  func::FuncOp copy = func.clone();
+  FailureOr<std::pair<int64_t, int64_t>> bounds = failure();
+  {
+    PrefixAnalysis analysis(copy);
+    if (succeeded(applyPatchPlan(analysis, plan)) && succeeded(verify(copy))) {
+      FailureOr<DataflowGraph> graph = DataflowGraph::build(copy, options);
+      if (succeeded(graph)) {
+        ScheduleResult result = scheduleForMemory(
+            *graph, ScheduleAlgorithm::Exact, SchedulerLimits{0, 1});
+        bounds = std::make_pair(result.inputPeakBytes, result.lowerBound);
+      }
+    }
+  }
+  copy.erase();
+  return bounds;
+}
+
+/// Parses "<rows>x<cols>" or "<rows>x<cols>@<cut>" into \p rows, \p cols
+/// and \p cut.
+static bool parseGrid(StringRef text, int64_t &rows, int64_t &cols,
+                      std::optional<unsigned> &cut) {
+  auto [grid, cutText] = text.split('@');
+  auto [left, right] = grid.split('x');
+  if (left.getAsInteger(10, rows) || right.getAsInteger(10, cols) ||
+      rows <= 0 || cols <= 0)
+    return false;
+  if (!text.contains('@'))
+    return true;
+  unsigned index = 0;
+  if (cutText.getAsInteger(10, index))
+    return false;
+  cut = index;
+  return true;
 }
 
 namespace {
@@ -629,10 +663,12 @@ void PatchPrefixPass::runOnOperation() {
   if (patches == "off" || func.isExternal())
     return markAllAnalysesPreserved();
   int64_t rows = 0, cols = 0;
+  std::optional<unsigned> forcedCut;
   bool isAuto = patches == "auto";
-  if (!isAuto && !parseGrid(patches, rows, cols)) {
-    emitError(func.getLoc(), "patch-prefix: patches must be 'auto', 'off' or "
-                             "<rows>x<cols> with positive counts, not '")
+  if (!isAuto && !parseGrid(patches, rows, cols, forcedCut)) {
+    emitError(func.getLoc(), "patch-prefix: patches must be 'auto', 'off', "
+                             "<rows>x<cols> or <rows>x<cols>@<cut> with "
+                             "positive counts, not '")
         << patches << "'";
     return signalPassFailure();
   }
@@ -669,7 +705,17 @@ void PatchPrefixPass::runOnOperation() {
       return signalPassFailure();
     peakBefore = *unpatched;
     double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
-    for (unsigned cut : llvm::reverse(analysis.cuts)) {
+    if (forcedCut && *forcedCut >= analysis.cuts.size()) {
+      emitError(func.getLoc(), "patch-prefix: cut ")
+          << *forcedCut << " does not exist (the function has "
+          << analysis.cuts.size() << " cuts)";
+      return signalPassFailure();
+    }
+    for (unsigned index = analysis.cuts.size(); index-- > 0;) {
+      // A forced cut (@<cut>) is taken whatever its MACs.
+      if (forcedCut && index != *forcedCut)
+        continue;
+      unsigned cut = analysis.cuts[index];
       RankedTensorType cutType =
           getImageType(analysis.ops[cut]->getResult(0).getType());
       if (rows > cutType.getDimSize(1) || cols > cutType.getDimSize(2))
@@ -709,6 +755,61 @@ void PatchPrefixPass::runOnOperation() {
                plan->macsAfter, peakBefore, peakAfter}
       .write(func);
   ++prefixesPatched;
+}
+
+//===----------------------------------------------------------------------===//
+// Plans for a caller that chooses
+//===----------------------------------------------------------------------===//
+
+std::string PatchPlanCandidate::getOption() const {
+  return llvm::formatv("{0}x{1}@{2}", rows, cols, cutIndex).str();
+}
+
+FailureOr<SmallVector<PatchPlanCandidate>>
+mlir::memopt::listPatchPlans(func::FuncOp func, const CostModelOptions &options,
+                             unsigned maxGrid, double maxMacOverhead) {
+  SmallVector<PatchPlanCandidate> plans;
+  if (func.isExternal() || !func.getBody().hasOneBlock())
+    return plans;
+  PrefixAnalysis analysis(func);
+  double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
+  for (auto [cutIndex, cut] : llvm::enumerate(analysis.cuts)) {
+    Operation *cutOp = analysis.ops[cut];
+    RankedTensorType cutType = getImageType(cutOp->getResult(0).getType());
+    std::string cutName = (cutOp->getName().getStringRef() + " at " +
+                           getLocationLabel(cutOp->getLoc()))
+                              .str();
+    int64_t prefixMacs = getPrefixMacs(analysis, cut, 1, 1);
+    for (int64_t rows = 1; rows <= maxGrid; ++rows) {
+      for (int64_t cols = std::max<int64_t>(1, rows - 1);
+           cols <= std::min<int64_t>(maxGrid, rows + 1); ++cols) {
+        if (rows * cols == 1 || rows > cutType.getDimSize(1) ||
+            cols > cutType.getDimSize(2))
+          continue;
+        PatchPlan plan{cut, rows, cols, analysis.totalMacs, 0};
+        plan.macsAfter = analysis.totalMacs - prefixMacs +
+                         getPrefixMacs(analysis, cut, rows, cols);
+        if (plan.macsAfter - plan.macsBefore > limit)
+          continue;
+        FailureOr<std::pair<int64_t, int64_t>> bounds =
+            evaluatePlanBounds(func, plan, options);
+        if (failed(bounds))
+          continue;
+        PatchPlanCandidate candidate;
+        candidate.cutIndex = cutIndex;
+        candidate.cut = cutName;
+        candidate.rows = rows;
+        candidate.cols = cols;
+        candidate.prefixOps = cut + 1;
+        candidate.macsBefore = plan.macsBefore;
+        candidate.macsAfter = plan.macsAfter;
+        candidate.blockOrderPeak = bounds->first;
+        candidate.peakLowerBound = bounds->second;
+        plans.push_back(std::move(candidate));
+      }
+    }
+  }
+  return plans;
 }
 
 //===----------------------------------------------------------------------===//

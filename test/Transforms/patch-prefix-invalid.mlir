@@ -3,7 +3,7 @@
 // RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{max-mac-overhead=-1}))' 2>&1 | FileCheck %s --check-prefix=MACS
 // RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x2}))' 2>&1 | FileCheck %s --check-prefix=NOCUT
 // RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=auto}))' 2>&1 | FileCheck %s --check-prefix=AUTO
-// GRID: error: patch-prefix: patches must be 'auto', 'off' or <rows>x<cols> with positive counts
+// GRID: error: patch-prefix: patches must be 'auto', 'off', <rows>x<cols> or <rows>x<cols>@<cut> with positive counts
 // MACS: error: patch-prefix: max-mac-overhead must be a percentage >= 0
 // Only elementwise ops: no prefix has a convolution or pooling to patch.
 // NOCUT: warning: patch-prefix: no prefix of convolutions, poolings and elementwise ops ends in a single value; nothing patched

@@ -81,7 +81,14 @@ static cl::opt<int64_t, true>
     sramBytes("sram",
               withDefault("Activation SRAM budget in bytes: the arena plus "
                           "the caller's input and output buffers under "
-                          "--io=caller; fail if the proven peak exceeds it",
+                          "--io=caller. Without --patches, the budget "
+                          "chooses the program: no patches or the patch grid "
+                          "with the fewest estimated instructions whose "
+                          "proven SRAM fits (--optimize=memory: the smallest "
+                          "SRAM), --report lists the candidates; if none "
+                          "fits, the error names the smallest SRAM reached. "
+                          "With --patches, fail if the proven peak exceeds "
+                          "it",
                           Twine(options.sramBytes) + ", none"),
               cl::location(options.sramBytes), inTool);
 static cl::opt<std::string> scheduleName(
@@ -117,13 +124,16 @@ static cl::opt<std::string, true> patchesMode(
     "patches",
     withDefault("Run the memory-heavy prefix one spatial patch at a time: "
                 "off, auto (the grid with the smallest SRAM within "
-                "--max-mac-overhead) or <rows>x<cols>",
+                "--max-mac-overhead), <rows>x<cols> (on the longest prefix "
+                "within it) or <rows>x<cols>@<cut> (on the prefix up to the "
+                "cut of that index, as --sram's report names it); given, it "
+                "turns off --sram's choice",
                 options.patches),
     cl::location(options.patches), inTool);
 static cl::opt<double, true> maxMacOverhead(
     "max-mac-overhead",
-    withDefault("Largest extra multiply-accumulates --patches=auto may add, "
-                "in percent of the model's",
+    withDefault("Largest extra multiply-accumulates --patches=auto and the "
+                "grids --sram weighs may add, in percent of the model's",
                 formatNumber(options.maxMacOverhead)),
     cl::location(options.maxMacOverhead), inTool);
 static cl::opt<int64_t, true>
@@ -166,7 +176,8 @@ static cl::opt<std::string> optLevel(
 static cl::opt<std::string> optimizeGoal(
     "optimize",
     withDefault(
-        "What the code is optimized for: memory (-Oz, the smallest code), "
+        "What the code is optimized for: memory (-Oz, the smallest code; "
+        "with --sram, the smallest SRAM among the candidates), "
         "balanced (-Os: small code, only the int8 DSP kernels' reduction "
         "loops unrolled, by 4, on cortex-m4/m7) or speed (-O2: LLVM unrolls "
         "loops of its choice, fewest instructions, most flash). The arena "
@@ -273,6 +284,9 @@ FailureOr<CompileOptions> mlir::memopt::getCompileOptions() {
                  "unknown --report format '" + reportFormat +
                      "' (expected text, json or csv)")))
     return failure();
+  // An explicit --patches is compiled as given; without it, a budget
+  // chooses the patches.
+  result.budgetSearch = patchesMode.getNumOccurrences() == 0;
   result.headerName = llvm::sys::path::stem(headerFilename).str();
   result.emitObject = !outputFilename.empty();
   result.emitLLVMIR = !emitLLVMFilename.empty();

@@ -17,6 +17,7 @@
 #ifndef MEMOPT_COMPILER_COMPILEREPORT_H
 #define MEMOPT_COMPILER_COMPILEREPORT_H
 
+#include "MemOpt/Compiler/BudgetSearch.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Transforms/PatchPrefix.h"
 #include "mlir/Support/LLVM.h"
@@ -162,6 +163,8 @@ struct CompileReport {
   /// Absent when no object was emitted.
   std::optional<ObjectSizes> object;
   std::vector<FunctionReport> functions;
+  /// The configurations an SRAM budget weighed, if one chose the program.
+  std::optional<BudgetReport> candidates;
 
   /// Prints the report as text.
   void printText(raw_ostream &os) const;

@@ -192,6 +192,14 @@ struct CompileOptions {
   /// Largest extra multiply-accumulates `patches=auto` may add, in percent
   /// of the model's.
   double maxMacOverhead = 20.0;
+  /// With a budget (sramBytes > 0) and patches `off`, let the budget choose
+  /// the program: among no patches and the patch grids within
+  /// maxMacOverhead, the one with the fewest estimated instructions (with
+  /// OptimizeGoal::Memory: the smallest SRAM) whose proven SRAM fits; the
+  /// report lists the candidates. Off: compile `patches` as given and fail
+  /// if it does not fit. mem-opt-compile turns it off when --patches is
+  /// given.
+  bool budgetSearch = true;
 
   /// What the code is optimized for, unless optLevel is given.
   OptimizeGoal optimize = OptimizeGoal::Balanced;

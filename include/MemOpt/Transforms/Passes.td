@@ -257,15 +257,18 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     without patches. Ties go to fewer patches, then to the earlier cut; the
     choice is deterministic. `patches=<rows>x<cols>` forces a grid on
     the longest prefix whose extra multiply-accumulates stay within the
-    limit (or the shortest it fits if none does), `patches=off` does
-    nothing. The choice is
+    limit (or the shortest it fits if none does),
+    `patches=<rows>x<cols>@<cut>` forces it on the prefix up to the valid
+    cut of that index (0 is the first in block order; mem-opt-compile's
+    `--sram` weighs these plans), `patches=off` does nothing. The choice is
     attached to the function as `memopt.patches` (cut op, grid, MACs before
     and after, predicted peak before and after).
   }];
   let options = !listconcat(CostModelOptions, [
     Option<"patches", "patches", "std::string", /*default=*/"\"auto\"",
            "`auto`: the best grid within the MAC limit, if it lowers the "
-           "peak; `<rows>x<cols>`: that grid; `off`: no patches (default: "
+           "peak; `<rows>x<cols>`: that grid; `<rows>x<cols>@<cut>`: that "
+           "grid up to cut number <cut>; `off`: no patches (default: "
            "auto)">,
     Option<"maxMacOverhead", "max-mac-overhead", "double",
            /*default=*/"20.0",
