@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The DSP kernels of elementwise ops: a lowered tosa.rescale's 64-bit
-// rounding multiply as one SMULL and 32-bit shifts, and an int8 clamp four
+// rounding multiply as one SMULL (SMLAL for TFLite's double rounding) and
+// 32-bit shifts, and an int8 clamp four
 // bytes at a time (SSUB8, SEL). See DspInt8Kernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApplyScale.h"
 #include "DspKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -39,58 +41,53 @@ static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
 }
 
 namespace {
-/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale,
-///   trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s),  s = extui(shift),
-/// into 32-bit operations when every shift is in [32, 62] and no multiplier
-/// is INT32_MIN (both read from constants): with P = a * m from one SMULL
-/// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
-/// since |P| < 2^62,
-///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1)
-///                  = (y >> 1) + (y & 1),  y = t >> (s - 32),
-/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
-/// shifts are in [0, 31], so no shift is out of range.
+/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale
+/// (matchApplyScale) into 32-bit operations when every shift s is in
+/// [32, 62] and no multiplier is INT32_MIN (both read from constants). With
+/// P = a * m (|P| < 2^62) and t = floor(Q / 2^31), which fits in 32 bits,
+/// both modes are a rounding shift of t right by e = s - 31 in [1, 31]:
+///   round(t / 2^e) = floor((t + 2^(e-1)) / 2^e) = (y >> 1) + (y & 1),
+///   y = t >> (s - 32),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h; the
+/// shifts are in [0, 31] and nothing overflows.
+///  - SINGLE_ROUND (an i8 shift; a constant one stays 64-bit, whose
+///    constant shifts cost less): Q = P, t = (hi << 1) | (lo >> 31) from
+///    one SMULL (lo, hi), and
+///      floor((P + 2^(s-1)) / 2^s) = floor((t + 2^(s-32)) / 2^(s-31))
+///    since the bits of P below 2^31 do not carry into the sum's quotient.
+///  - DOUBLE_ROUND (an i8 or a constant shift): TOSA's
+///      floor((P + 2^(s-1) + 2^30 - [a < 0] 2^31) / 2^s)
+///    (TFLite's MultiplyByQuantizedMultiplier with shift 31 - s: the high
+///    multiply SRDHM(a, m) = floor((P + 2^30) / 2^31), then RoundingDivide
+///    ByPOT by e, halves away from zero) is the same rounding shift of
+///      t = floor((P + 2^30) / 2^31) - [a < 0],
+///    one SMLAL with the nudge 2^30 and an ADD t, t, a, ASR #31: the terms
+///    2^(s-1) and 2^31 are multiples of 2^31, so the division by 2^31
+///    floors first. t - 1 does not wrap: t >= -2^31 + 1 as |P| < 2^62.
 struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
   using OpRewritePattern::OpRewritePattern;
 
   LogicalResult matchAndRewrite(arith::TruncIOp trunc,
                                 PatternRewriter &rewriter) const override {
-    if (!trunc.getType().isInteger(32) ||
-        !trunc.getIn().getType().isInteger(64))
+    std::optional<ApplyScaleParts> parts = matchApplyScale(trunc);
+    if (!parts)
       return failure();
-    auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
-    if (!shr)
-      return failure();
-    auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
-    auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
-    if (!sum || !shiftExt || !shiftExt.getIn().getType().isInteger(8))
-      return failure();
-    auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
-    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
-    if (!product || !half || !matchPattern(half.getRhs(), m_One()))
-      return failure();
-    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
-    if (!power || !matchPattern(power.getLhs(), m_One()) ||
-        power.getRhs() != shiftExt.getResult())
-      return failure();
-    auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
-    auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
-    if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
-        !rhs.getIn().getType().isInteger(32))
-      return failure();
+    bool constantShift = !parts->shift.getType().isInteger(8);
+    if (constantShift && !parts->doubleRound)
+      return rewriter.notifyMatchFailure(trunc, "constant single-round shift");
     // The multiplier and the shift must be known: constants.
     std::optional<SmallVector<int64_t>> shifts =
-        getConstantValues(shiftExt.getIn());
-    if (!shifts || llvm::any_of(*shifts, [](int64_t s) {
-          int64_t unsignedShift = s & 0xFF;
+        getConstantValues(parts->shift);
+    if (!shifts || llvm::any_of(*shifts, [&](int64_t s) {
+          int64_t unsignedShift = constantShift ? s : s & 0xFF;
           return unsignedShift < 32 || unsignedShift > 62;
         }))
       return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
-    Value multiplier = rhs.getIn();
-    Value accumulator = lhs.getIn();
+    Value multiplier = parts->multiplier;
+    Value accumulator = parts->value;
     std::optional<SmallVector<int64_t>> multipliers =
         getConstantValues(multiplier);
-    if (!multipliers) {
+    if (!multipliers && !parts->doubleRound) {
       std::swap(multiplier, accumulator);
       multipliers = getConstantValues(multiplier);
     }
@@ -98,20 +95,49 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
       return rewriter.notifyMatchFailure(trunc, "multiplier not known");
 
     KernelBuilder kb(rewriter, trunc.getLoc());
-    auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
-                                               multiplier);
-    Value t = arith::OrIOp::create(
-        rewriter, kb.loc,
-        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(), kb.constant(1)),
-        arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
-                               kb.constant(31)));
-    Value shift =
-        arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
+    Value t;
+    if (parts->doubleRound) {
+      Type i64 = rewriter.getI64Type();
+      auto widen = [&](Value v) -> Value {
+        return v.getType().isInteger(64)
+                   ? v
+                   : arith::ExtSIOp::create(rewriter, kb.loc, i64, v);
+      };
+      Value nudged = arith::AddIOp::create(
+          rewriter, kb.loc,
+          arith::MulIOp::create(rewriter, kb.loc, widen(accumulator),
+                                widen(multiplier)),
+          arith::ConstantIntOp::create(rewriter, kb.loc, i64, 1 << 30));
+      t = arith::TruncIOp::create(
+          rewriter, kb.loc, kb.i32,
+          arith::ShRUIOp::create(
+              rewriter, kb.loc, nudged,
+              arith::ConstantIntOp::create(rewriter, kb.loc, i64, 31)));
+      t = kb.add(t, arith::ShRSIOp::create(rewriter, kb.loc, accumulator,
+                                           kb.constant(31)));
+    } else {
+      if (!multiplier.getType().isInteger(32))
+        multiplier = kb.constant(multipliers->front());
+      auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
+                                                 multiplier);
+      t = arith::OrIOp::create(
+          rewriter, kb.loc,
+          arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(),
+                                kb.constant(1)),
+          arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
+                                 kb.constant(31)));
+    }
+    Value excess =
+        constantShift
+            ? kb.constant(shifts->front() - 32)
+            : arith::SubIOp::create(rewriter, kb.loc,
+                                    arith::ExtUIOp::create(
+                                        rewriter, kb.loc, kb.i32, parts->shift),
+                                    kb.constant(32))
+                  .getResult();
     // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
     // is y & 1.
-    Value y = arith::ShRSIOp::create(
-        rewriter, kb.loc, t,
-        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32)));
+    Value y = arith::ShRSIOp::create(rewriter, kb.loc, t, excess);
     Value quotient =
         arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
     Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
