@@ -60,10 +60,13 @@ namespace {
 ///    (TFLite's MultiplyByQuantizedMultiplier with shift 31 - s: the high
 ///    multiply SRDHM(a, m) = floor((P + 2^30) / 2^31), then RoundingDivide
 ///    ByPOT by e, halves away from zero) is the same rounding shift of
-///      t = floor((P + 2^30) / 2^31) - [a < 0],
-///    one SMLAL with the nudge 2^30 and an ADD t, t, a, ASR #31: the terms
-///    2^(s-1) and 2^31 are multiples of 2^31, so the division by 2^31
-///    floors first. t - 1 does not wrap: t >= -2^31 + 1 as |P| < 2^62.
+///      t = floor(Q / 2^31),  Q = P + 2^30 - [a < 0] 2^31
+///    (= SRDHM(a, m) - [a < 0]): the terms 2^(s-1) and 2^31 are multiples
+///    of 2^31, so the division by 2^31 floors first. Q comes from one SMLAL
+///    onto the accumulator (2^30 | sm << 31, sm), sm = a >> 31. When every
+///    shift is above 32, y = floor(Q / 2^(s-1)) is directly the high word
+///    of Q shifted right by s - 33, as many instructions as SINGLE_ROUND.
+///    t >= -2^31 + 1 fits as |P| < 2^62.
 struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -95,26 +98,41 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
       return rewriter.notifyMatchFailure(trunc, "multiplier not known");
 
     KernelBuilder kb(rewriter, trunc.getLoc());
+    // t and the shift of y = t >> excess.
     Value t;
+    int64_t bias = 32;
     if (parts->doubleRound) {
+      // Q = P + 2^30 - [a < 0] 2^31 from one SMLAL whose accumulator is
+      // (lo, hi) = (2^30 | sm << 31, sm), sm = a >> 31: an ASR and an ORR.
       Type i64 = rewriter.getI64Type();
+      auto constant64 = [&](int64_t value) -> Value {
+        return arith::ConstantIntOp::create(rewriter, kb.loc, i64, value);
+      };
       auto widen = [&](Value v) -> Value {
         return v.getType().isInteger(64)
                    ? v
                    : arith::ExtSIOp::create(rewriter, kb.loc, i64, v);
       };
-      Value nudged = arith::AddIOp::create(
+      Value a = widen(accumulator);
+      Value signMask =
+          arith::ShRSIOp::create(rewriter, kb.loc, a, constant64(63));
+      Value nudge = arith::OrIOp::create(
           rewriter, kb.loc,
-          arith::MulIOp::create(rewriter, kb.loc, widen(accumulator),
-                                widen(multiplier)),
-          arith::ConstantIntOp::create(rewriter, kb.loc, i64, 1 << 30));
+          arith::ShLIOp::create(rewriter, kb.loc, signMask, constant64(31)),
+          constant64(1 << 30));
+      Value q = arith::AddIOp::create(
+          rewriter, kb.loc,
+          arith::MulIOp::create(rewriter, kb.loc, a, widen(multiplier)), nudge);
+      // Every shift above 32: y = floor(Q / 2^(s-1)) is the high word
+      // shifted by s - 33. Else t = floor(Q / 2^31) = (hi << 1) | (lo >> 31).
+      bool highWord = llvm::all_of(*shifts, [&](int64_t s) {
+        return (constantShift ? s : s & 0xFF) >= 33;
+      });
+      bias = highWord ? 33 : 32;
       t = arith::TruncIOp::create(
           rewriter, kb.loc, kb.i32,
-          arith::ShRUIOp::create(
-              rewriter, kb.loc, nudged,
-              arith::ConstantIntOp::create(rewriter, kb.loc, i64, 31)));
-      t = kb.add(t, arith::ShRSIOp::create(rewriter, kb.loc, accumulator,
-                                           kb.constant(31)));
+          arith::ShRUIOp::create(rewriter, kb.loc, q,
+                                 constant64(highWord ? 32 : 31)));
     } else {
       if (!multiplier.getType().isInteger(32))
         multiplier = kb.constant(multipliers->front());
@@ -129,11 +147,11 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
     }
     Value excess =
         constantShift
-            ? kb.constant(shifts->front() - 32)
+            ? kb.constant(shifts->front() - bias)
             : arith::SubIOp::create(rewriter, kb.loc,
                                     arith::ExtUIOp::create(
                                         rewriter, kb.loc, kb.i32, parts->shift),
-                                    kb.constant(32))
+                                    kb.constant(bias))
                   .getResult();
     // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
     // is y & 1.
