@@ -6,7 +6,11 @@
 
 #include "ApplyScale.h"
 
+#include "Int8KernelUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -171,4 +175,156 @@ armkernels::matchApplyScale(arith::TruncIOp trunc) {
   if (*shift > 31 && matchDoubleRounded(shr.getLhs(), isRound, parts))
     return parts;
   return std::nullopt;
+}
+
+/// Returns the constant integer values \p value stands for: a constant, or a
+/// block argument of a linalg.generic whose operand is a view of a constant
+/// memref.global.
+static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
+  APInt scalar;
+  if (matchPattern(value, m_ConstantInt(&scalar)))
+    return SmallVector<int64_t>{scalar.getSExtValue()};
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(arg.getOwner()->getParentOp());
+  if (!generic || arg.getOwner() != generic.getBody() ||
+      arg.getArgNumber() >= generic.getNumDpsInputs())
+    return std::nullopt;
+  return armkernels::getGlobalValues(
+      generic.getDpsInputOperand(arg.getArgNumber())->get());
+}
+
+namespace {
+/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale
+/// (matchApplyScale) into 32-bit operations when every shift s is in
+/// [32, 62] and no multiplier is INT32_MIN (both read from constants). With
+/// P = a * m (|P| < 2^62) and t = floor(Q / 2^31), which fits in 32 bits,
+/// both modes are a rounding shift of t right by e = s - 31 in [1, 31]:
+///   round(t / 2^e) = floor((t + 2^(e-1)) / 2^e) = (y >> 1) + (y & 1),
+///   y = t >> (s - 32),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h; the
+/// shifts are in [0, 31] and nothing overflows.
+///  - SINGLE_ROUND (an i8 shift; a constant one stays 64-bit, whose
+///    constant shifts cost less): Q = P, t = (hi << 1) | (lo >> 31) from
+///    one SMULL (lo, hi), and
+///      floor((P + 2^(s-1)) / 2^s) = floor((t + 2^(s-32)) / 2^(s-31))
+///    since the bits of P below 2^31 do not carry into the sum's quotient.
+///  - DOUBLE_ROUND (an i8 or a constant shift): TOSA's
+///      floor((P + 2^(s-1) + 2^30 - [a < 0] 2^31) / 2^s)
+///    (TFLite's MultiplyByQuantizedMultiplier with shift 31 - s: the high
+///    multiply SRDHM(a, m) = floor((P + 2^30) / 2^31), then RoundingDivide
+///    ByPOT by e, halves away from zero) is the same rounding shift of
+///      t = floor(Q / 2^31),  Q = P + 2^30 - [a < 0] 2^31
+///    (= SRDHM(a, m) - [a < 0]): the terms 2^(s-1) and 2^31 are multiples
+///    of 2^31, so the division by 2^31 floors first. Q comes from one SMLAL
+///    onto the accumulator (2^30 | sm << 31, sm), sm = a >> 31. When every
+///    shift is above 32, y = floor(Q / 2^(s-1)) is directly the high word
+///    of Q shifted right by s - 33, as many instructions as SINGLE_ROUND.
+///    t >= -2^31 + 1 fits as |P| < 2^62.
+struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
+  RescaleTo32Bit(MLIRContext *context, bool doubleRoundOnly)
+      : OpRewritePattern(context), doubleRoundOnly(doubleRoundOnly) {}
+
+  /// Whether SINGLE_ROUND rescales are left alone.
+  bool doubleRoundOnly;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ApplyScaleParts> parts = matchApplyScale(trunc);
+    if (!parts || (doubleRoundOnly && !parts->doubleRound))
+      return failure();
+    bool constantShift = !parts->shift.getType().isInteger(8);
+    if (constantShift && !parts->doubleRound)
+      return rewriter.notifyMatchFailure(trunc, "constant single-round shift");
+    // The multiplier and the shift must be known: constants.
+    std::optional<SmallVector<int64_t>> shifts =
+        getConstantValues(parts->shift);
+    if (!shifts || llvm::any_of(*shifts, [&](int64_t s) {
+          int64_t unsignedShift = constantShift ? s : s & 0xFF;
+          return unsignedShift < 32 || unsignedShift > 62;
+        }))
+      return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
+    Value multiplier = parts->multiplier;
+    Value accumulator = parts->value;
+    std::optional<SmallVector<int64_t>> multipliers =
+        getConstantValues(multiplier);
+    if (!multipliers && !parts->doubleRound) {
+      std::swap(multiplier, accumulator);
+      multipliers = getConstantValues(multiplier);
+    }
+    if (!multipliers || llvm::is_contained(*multipliers, INT32_MIN))
+      return rewriter.notifyMatchFailure(trunc, "multiplier not known");
+
+    ScalarBuilder kb(rewriter, trunc.getLoc());
+    // t and the shift of y = t >> excess.
+    Value t;
+    int64_t bias = 32;
+    if (parts->doubleRound) {
+      // Q = P + 2^30 - [a < 0] 2^31 from one SMLAL whose accumulator is
+      // (lo, hi) = (2^30 | sm << 31, sm), sm = a >> 31: an ASR and an ORR.
+      Type i64 = rewriter.getI64Type();
+      auto constant64 = [&](int64_t value) -> Value {
+        return arith::ConstantIntOp::create(rewriter, kb.loc, i64, value);
+      };
+      auto widen = [&](Value v) -> Value {
+        return v.getType().isInteger(64)
+                   ? v
+                   : arith::ExtSIOp::create(rewriter, kb.loc, i64, v);
+      };
+      Value a = widen(accumulator);
+      Value signMask =
+          arith::ShRSIOp::create(rewriter, kb.loc, a, constant64(63));
+      Value nudge = arith::OrIOp::create(
+          rewriter, kb.loc,
+          arith::ShLIOp::create(rewriter, kb.loc, signMask, constant64(31)),
+          constant64(1 << 30));
+      Value q = arith::AddIOp::create(
+          rewriter, kb.loc,
+          arith::MulIOp::create(rewriter, kb.loc, a, widen(multiplier)), nudge);
+      // Every shift above 32: y = floor(Q / 2^(s-1)) is the high word
+      // shifted by s - 33. Else t = floor(Q / 2^31) = (hi << 1) | (lo >> 31).
+      bool highWord = llvm::all_of(*shifts, [&](int64_t s) {
+        return (constantShift ? s : s & 0xFF) >= 33;
+      });
+      bias = highWord ? 33 : 32;
+      t = arith::TruncIOp::create(
+          rewriter, kb.loc, kb.i32,
+          arith::ShRUIOp::create(rewriter, kb.loc, q,
+                                 constant64(highWord ? 32 : 31)));
+    } else {
+      if (!multiplier.getType().isInteger(32))
+        multiplier = kb.constant(multipliers->front());
+      auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
+                                                 multiplier);
+      t = arith::OrIOp::create(
+          rewriter, kb.loc,
+          arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(),
+                                kb.constant(1)),
+          arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
+                                 kb.constant(31)));
+    }
+    Value excess =
+        constantShift
+            ? kb.constant(shifts->front() - bias)
+            : arith::SubIOp::create(rewriter, kb.loc,
+                                    arith::ExtUIOp::create(
+                                        rewriter, kb.loc, kb.i32, parts->shift),
+                                    kb.constant(bias))
+                  .getResult();
+    // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
+    // is y & 1.
+    Value y = arith::ShRSIOp::create(rewriter, kb.loc, t, excess);
+    Value quotient =
+        arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
+    return success();
+  }
+};
+} // namespace
+
+void armkernels::populateScalarRescalePatterns(RewritePatternSet &patterns,
+                                               bool doubleRoundOnly) {
+  patterns.add<RescaleTo32Bit>(patterns.getContext(), doubleRoundOnly);
 }

@@ -7,7 +7,10 @@
 // The matcher of tosa-to-arith's 64-bit expansion of tosa.apply_scale, as
 // canonicalization leaves it, in both rounding modes and with a shift that
 // is a value or a constant: what the DSP and MVE rescale kernels start from
-// (DspElementwiseKernels.cpp, MveRescale.cpp).
+// (DspElementwiseKernels.cpp, MveRescale.cpp); and its scalar 32-bit form
+// (SMULL or SMLAL and 32-bit shifts, Armv7-M and later), which the DSP
+// kernels use for every rescale and the MVE kernels for the DOUBLE_ROUND
+// rescales their vectors do not take.
 //
 //===----------------------------------------------------------------------===//
 
@@ -15,6 +18,7 @@
 #define MEMOPT_LIB_TARGET_ARM_APPLYSCALE_H
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/PatternMatch.h"
 
 #include <optional>
 
@@ -43,6 +47,13 @@ struct ApplyScaleParts {
 
 /// Matches \p trunc, the i64 -> i32 trunci of a lowered apply_scale.
 std::optional<ApplyScaleParts> matchApplyScale(arith::TruncIOp trunc);
+
+/// Adds the pattern that rewrites a lowered apply_scale whose multipliers
+/// and shifts are constants (shifts in [32, 62], no multiplier INT32_MIN)
+/// into 32-bit arithmetic (RescaleTo32Bit, ApplyScale.cpp): all of them, or
+/// only the DOUBLE_ROUND ones if \p doubleRoundOnly.
+void populateScalarRescalePatterns(RewritePatternSet &patterns,
+                                   bool doubleRoundOnly);
 
 } // namespace armkernels
 } // namespace memopt
