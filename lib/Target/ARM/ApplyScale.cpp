@@ -223,11 +223,14 @@ namespace {
 ///    of Q shifted right by s - 33, as many instructions as SINGLE_ROUND.
 ///    t >= -2^31 + 1 fits as |P| < 2^62.
 struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
-  RescaleTo32Bit(MLIRContext *context, bool doubleRoundOnly)
-      : OpRewritePattern(context), doubleRoundOnly(doubleRoundOnly) {}
+  RescaleTo32Bit(MLIRContext *context, bool doubleRoundOnly,
+                 bool shiftValuesOnly)
+      : OpRewritePattern(context), doubleRoundOnly(doubleRoundOnly),
+        shiftValuesOnly(shiftValuesOnly) {}
 
-  /// Whether SINGLE_ROUND rescales are left alone.
-  bool doubleRoundOnly;
+  /// Whether SINGLE_ROUND rescales, and rescales with a constant shift, are
+  /// left alone.
+  bool doubleRoundOnly, shiftValuesOnly;
 
   LogicalResult matchAndRewrite(arith::TruncIOp trunc,
                                 PatternRewriter &rewriter) const override {
@@ -235,6 +238,8 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
     if (!parts || (doubleRoundOnly && !parts->doubleRound))
       return failure();
     bool constantShift = !parts->shift.getType().isInteger(8);
+    if (constantShift && shiftValuesOnly)
+      return rewriter.notifyMatchFailure(trunc, "constant shift");
     if (constantShift && !parts->doubleRound)
       return rewriter.notifyMatchFailure(trunc, "constant single-round shift");
     // The multiplier and the shift must be known: constants.
@@ -325,6 +330,8 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
 } // namespace
 
 void armkernels::populateScalarRescalePatterns(RewritePatternSet &patterns,
-                                               bool doubleRoundOnly) {
-  patterns.add<RescaleTo32Bit>(patterns.getContext(), doubleRoundOnly);
+                                               bool doubleRoundOnly,
+                                               bool shiftValuesOnly) {
+  patterns.add<RescaleTo32Bit>(patterns.getContext(), doubleRoundOnly,
+                               shiftValuesOnly);
 }

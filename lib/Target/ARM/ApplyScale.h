@@ -51,9 +51,10 @@ std::optional<ApplyScaleParts> matchApplyScale(arith::TruncIOp trunc);
 /// Adds the pattern that rewrites a lowered apply_scale whose multipliers
 /// and shifts are constants (shifts in [32, 62], no multiplier INT32_MIN)
 /// into 32-bit arithmetic (RescaleTo32Bit, ApplyScale.cpp): all of them, or
-/// only the DOUBLE_ROUND ones if \p doubleRoundOnly.
+/// only the DOUBLE_ROUND ones if \p doubleRoundOnly, and only those whose
+/// shift is a value (per channel) if \p shiftValuesOnly.
 void populateScalarRescalePatterns(RewritePatternSet &patterns,
-                                   bool doubleRoundOnly);
+                                   bool doubleRoundOnly, bool shiftValuesOnly);
 
 } // namespace armkernels
 } // namespace memopt

@@ -135,6 +135,7 @@ struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
 } // namespace
 
 void dsp::populateElementwisePatterns(RewritePatternSet &patterns) {
-  populateScalarRescalePatterns(patterns, /*doubleRoundOnly=*/false);
+  populateScalarRescalePatterns(patterns, /*doubleRoundOnly=*/false,
+                                /*shiftValuesOnly=*/false);
   patterns.add<ClampToDsp>(patterns.getContext());
 }

@@ -55,12 +55,14 @@ struct ArmMveInt8KernelsPass
     populateArmMveInt8KernelPatterns(patterns, ocBlock);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
-    // The DOUBLE_ROUND rescales the vectors did not take (more than one
-    // pixel, fewer than 4 channels) in scalar 32-bit arithmetic, after the
-    // vector patterns, which match the whole rescale body.
+    // The per-channel DOUBLE_ROUND rescales the vectors did not take (more
+    // than one pixel, fewer than 4 channels) in scalar 32-bit arithmetic,
+    // after the vector patterns, which match the whole rescale body. (With
+    // a constant shift, ASRL makes the 64-bit code as short.)
     RewritePatternSet scalarPatterns(&getContext());
     armkernels::populateScalarRescalePatterns(scalarPatterns,
-                                              /*doubleRoundOnly=*/true);
+                                              /*doubleRoundOnly=*/true,
+                                              /*shiftValuesOnly=*/true);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(scalarPatterns))))
       signalPassFailure();
