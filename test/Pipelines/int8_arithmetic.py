@@ -609,23 +609,33 @@ class Generator:
                     "%s %s (%s)" % (op, "x".join(map(str, shape)),
                                     "; ".join(what)))
 
-    def bare_rescale(self, double, vector, shape=None, shifts=None):
+    def bare_rescale(self, double, vector, shape=None, shifts=None,
+                     multipliers=None, values=None):
         """A rescale of int32 inputs drawn for their shift: values whose
-        results spread over int8, exact halves, and the extremes."""
+        results spread over int8, exact halves, and the extremes. Given
+        shifts (one: per tensor) and multipliers cycle over the channels;
+        given values (cycling over the channels, shifts of at least 32)
+        replace the drawn ones."""
         rng = self.rng
         c = rng.randint(1, 20)
         if not shape:
             shape = [1, 1, 1, c] if rng.random() < 0.6 else \
                 [1, rng.randint(1, 3), rng.randint(1, 3), c]
         c = shape[-1]
-        per_channel = shifts is not None or rng.random() < 0.8
+        if shifts is not None:
+            per_channel = len(shifts) > 1
+        else:
+            per_channel = rng.random() < 0.8
         n = c if per_channel else 1
-        multipliers = [self.multiplier(double) for _ in range(n)]
+        if multipliers is None:
+            multipliers = [self.multiplier(double) for _ in range(n)]
+        multipliers = [multipliers[i % len(multipliers)] for i in range(n)]
         if shifts is None:
             shifts = [self.shift(vector) for _ in range(n)]
+        shifts = [shifts[i % len(shifts)] for i in range(n)]
         pixels = int(np.prod(shape[:-1]))
         x = np.zeros((pixels, c), dtype=np.int64)
-        for ch in range(c):
+        for ch in range(c if values is None else 0):
             m, s = multipliers[ch % n], shifts[ch % n]
             # The inputs that keep TFLite's left shift and the scaled value
             # within int32.
@@ -645,6 +655,8 @@ class Generator:
                 else:
                     v = rng.choice([hi, -hi, 0, 1, -1])
                 x[p, ch] = min(max(v, -hi), hi)
+        if values is not None:
+            x[:, :] = [values[ch % len(values)] for ch in range(c)]
         x = x.reshape(shape)
         xa = self.fn.arg(x, "i32")
         out_zp = self.zero_point()
@@ -689,6 +701,21 @@ class Generator:
                               [33, 32, 32, 33, 62])
             self.bare_rescale(double, True, [1, 1, 1, 7],
                               [31, 32, 33, 31, 62, 32, 33])
+            # The extremes of the high multiply (a = INT32_MIN, INT32_MAX),
+            # exact halves of either sign at e = s - 31 = 1 (a m = -2^31 at
+            # s = 32) and at s = 62 (INT32_MIN 2^30), and products in
+            # [-2^30, 0) whose high multiply is 0 but whose sign still
+            # rounds: per channel (26 channels, a vector tail of 2) and per
+            # tensor (a constant shift; a tail of 1), shifts 32, 33, 61, 62.
+            extremes = [INT32_MIN, INT32_MAX, INT32_MIN + 1, -1, -2, -3, 2,
+                        3, 0, -(1 << 30), (1 << 30) + 1, -(1 << 31) // 3]
+            edge_m = [1 << 30, INT32_MAX, (1 << 30) + 1, 1 << 30, INT32_MAX]
+            self.bare_rescale(double, True, [1, 1, 1, 26],
+                              [32, 33, 62, 61, 62, 32, 40, 33, 61], edge_m,
+                              extremes)
+            for s in (32, 33, 61, 62):
+                self.bare_rescale(double, True, [1, 1, 1, 13],
+                                  [s], [edge_m[s % len(edge_m)]], extremes)
             # Convolutions of small accumulators, per-channel shifts 32
             # and 33 (the fused kernels' rescales).
             self.forced_shifts = [32, 33, 33, 32, 32]

@@ -5,11 +5,13 @@
 //===----------------------------------------------------------------------===//
 //
 // The DSP kernels of elementwise ops: a lowered tosa.rescale's 64-bit
-// rounding multiply as one SMULL and 32-bit shifts, and an int8 clamp four
+// rounding multiply as one SMULL (SMLAL for TFLite's double rounding) and
+// 32-bit shifts (ApplyScale.cpp), and an int8 clamp four
 // bytes at a time (SSUB8, SEL). See DspInt8Kernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApplyScale.h"
 #include "DspKernels.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,107 +21,6 @@ using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::armkernels;
 using namespace mlir::memopt::armkernels::dsp;
-
-/// Returns the constant integer values \p value stands for: a constant, or a
-/// block argument of a linalg.generic whose operand is a view of a constant
-/// memref.global.
-static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
-  APInt scalar;
-  if (matchPattern(value, m_ConstantInt(&scalar)))
-    return SmallVector<int64_t>{scalar.getSExtValue()};
-  auto arg = dyn_cast<BlockArgument>(value);
-  if (!arg)
-    return std::nullopt;
-  auto generic = dyn_cast<linalg::GenericOp>(arg.getOwner()->getParentOp());
-  if (!generic || arg.getOwner() != generic.getBody() ||
-      arg.getArgNumber() >= generic.getNumDpsInputs())
-    return std::nullopt;
-  return armkernels::getGlobalValues(
-      generic.getDpsInputOperand(arg.getArgNumber())->get());
-}
-
-namespace {
-/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale,
-///   trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s),  s = extui(shift),
-/// into 32-bit operations when every shift is in [32, 62] and no multiplier
-/// is INT32_MIN (both read from constants): with P = a * m from one SMULL
-/// (lo, hi) and t = P >> 31 = (hi << 1) | (lo >> 31), which fits in 32 bits
-/// since |P| < 2^62,
-///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = (t >> (s - 31)) + ((t >> (s - 32)) & 1)
-///                  = (y >> 1) + (y & 1),  y = t >> (s - 32),
-/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h. The
-/// shifts are in [0, 31], so no shift is out of range.
-struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
-                                PatternRewriter &rewriter) const override {
-    if (!trunc.getType().isInteger(32) ||
-        !trunc.getIn().getType().isInteger(64))
-      return failure();
-    auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
-    if (!shr)
-      return failure();
-    auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
-    auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>();
-    if (!sum || !shiftExt || !shiftExt.getIn().getType().isInteger(8))
-      return failure();
-    auto product = sum.getLhs().getDefiningOp<arith::MulIOp>();
-    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
-    if (!product || !half || !matchPattern(half.getRhs(), m_One()))
-      return failure();
-    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
-    if (!power || !matchPattern(power.getLhs(), m_One()) ||
-        power.getRhs() != shiftExt.getResult())
-      return failure();
-    auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
-    auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>();
-    if (!lhs || !rhs || !lhs.getIn().getType().isInteger(32) ||
-        !rhs.getIn().getType().isInteger(32))
-      return failure();
-    // The multiplier and the shift must be known: constants.
-    std::optional<SmallVector<int64_t>> shifts =
-        getConstantValues(shiftExt.getIn());
-    if (!shifts || llvm::any_of(*shifts, [](int64_t s) {
-          int64_t unsignedShift = s & 0xFF;
-          return unsignedShift < 32 || unsignedShift > 62;
-        }))
-      return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
-    Value multiplier = rhs.getIn();
-    Value accumulator = lhs.getIn();
-    std::optional<SmallVector<int64_t>> multipliers =
-        getConstantValues(multiplier);
-    if (!multipliers) {
-      std::swap(multiplier, accumulator);
-      multipliers = getConstantValues(multiplier);
-    }
-    if (!multipliers || llvm::is_contained(*multipliers, INT32_MIN))
-      return rewriter.notifyMatchFailure(trunc, "multiplier not known");
-
-    KernelBuilder kb(rewriter, trunc.getLoc());
-    auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
-                                               multiplier);
-    Value t = arith::OrIOp::create(
-        rewriter, kb.loc,
-        arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(), kb.constant(1)),
-        arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
-                               kb.constant(31)));
-    Value shift =
-        arith::ExtUIOp::create(rewriter, kb.loc, kb.i32, shiftExt.getIn());
-    // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
-    // is y & 1.
-    Value y = arith::ShRSIOp::create(
-        rewriter, kb.loc, t,
-        arith::SubIOp::create(rewriter, kb.loc, shift, kb.constant(32)));
-    Value quotient =
-        arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
-    Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
-    rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
-    return success();
-  }
-};
-} // namespace
 
 /// Returns true if \p value is a contiguous row-major memref of int8 with a
 /// static shape.
@@ -234,5 +135,7 @@ struct ClampToDsp : OpRewritePattern<linalg::GenericOp> {
 } // namespace
 
 void dsp::populateElementwisePatterns(RewritePatternSet &patterns) {
-  patterns.add<RescaleTo32Bit, ClampToDsp>(patterns.getContext());
+  populateScalarRescalePatterns(patterns, /*doubleRoundOnly=*/false,
+                                /*shiftValuesOnly=*/false);
+  patterns.add<ClampToDsp>(patterns.getContext());
 }

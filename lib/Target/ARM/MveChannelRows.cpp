@@ -278,8 +278,12 @@ std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns) {
         getChannelOperand(generic, rescale->shift);
     if (!lhs || !rhs || !shift)
       return std::nullopt;
-    if (rhs->memref == acc)
+    if (rhs->memref == acc) {
+      // DOUBLE_ROUND rounds by the sign of the accumulator: it is acc.
+      if (rescale->doubleRound)
+        return std::nullopt;
       std::swap(lhs, rhs);
+    }
     if (lhs->memref != acc || rhs->memref == acc || shift->memref == acc ||
         (rhs->memref && !outside(rhs->memref)) ||
         (shift->memref && !outside(shift->memref)) ||

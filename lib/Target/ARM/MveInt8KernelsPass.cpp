@@ -11,6 +11,8 @@
 
 #include "MemOpt/Target/ARM/Passes.h"
 
+#include "ApplyScale.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -52,6 +54,17 @@ struct ArmMveInt8KernelsPass
     RewritePatternSet patterns(&getContext());
     populateArmMveInt8KernelPatterns(patterns, ocBlock);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      return signalPassFailure();
+    // The per-channel DOUBLE_ROUND rescales the vectors did not take (more
+    // than one pixel, fewer than 4 channels) in scalar 32-bit arithmetic,
+    // after the vector patterns, which match the whole rescale body. (With
+    // a constant shift, ASRL makes the 64-bit code as short.)
+    RewritePatternSet scalarPatterns(&getContext());
+    armkernels::populateScalarRescalePatterns(scalarPatterns,
+                                              /*doubleRoundOnly=*/true,
+                                              /*shiftValuesOnly=*/true);
+    if (failed(
+            applyPatternsGreedily(getOperation(), std::move(scalarPatterns))))
       signalPassFailure();
   }
 };

@@ -149,15 +149,18 @@ SmallVector<Value> forEachTap(OpBuilder &b, Location loc, const ByteView &in,
 //===----------------------------------------------------------------------===//
 
 /// The parts of a lowered per-pixel `tosa.rescale` from int32 to int8
-/// (tosa-to-arith's 64-bit apply_scale, SINGLE_ROUND):
-///   y = clamp(trunci((extsi(a) * extsi(m) + ((1 << s) >> 1)) >> s) + zp,
-///             lo, hi)
-/// with s = extui(shift).
+/// (tosa-to-arith's 64-bit apply_scale, matchApplyScale):
+///   y = clamp(apply_scale(a, m, shift) + zp, lo, hi)
+/// in either rounding mode.
 struct RescaleParts {
-  /// The values a, m and the i8 shift.
+  /// The values a, m and the shift (an i8 value or an i64 constant; the
+  /// multiplier an i32 value or an i64 constant).
   Value acc, multiplier, shift;
   /// The zero point and the clamp's bounds.
   int64_t zp, lo, hi;
+  /// Whether it rounds twice (DOUBLE_ROUND with shifts above 31): acc is
+  /// then the value whose sign the rounding takes.
+  bool doubleRound = false;
 };
 
 /// How a rescale generic reads one of its values per channel c.
@@ -192,8 +195,8 @@ bool hasVectorRescaleConstants(const ChannelOperand &multiplier,
 
 /// The rescale of \p rescale applied to the i32 lanes \p a with the
 /// multipliers \p m and the shifts \p s (i32 vectors of 4 lanes; every shift
-/// in [32, 62], no multiplier INT32_MIN), as the 4 int8 results (see
-/// RescaleToMve for why it is exact).
+/// in [32, 62], no multiplier INT32_MIN), as the 4 int8 results, in the
+/// rescale's rounding mode (see RescaleToMve for why it is exact).
 Value emitRescale(VectorBuilder &vb, const RescaleParts &rescale, Value a,
                   Value m, Value s);
 

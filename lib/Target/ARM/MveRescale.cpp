@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "ApplyScale.h"
 #include "MveKernels.h"
 
 #include "mlir/IR/Matchers.h"
@@ -58,52 +59,14 @@ std::optional<RescaleParts> mve::matchRescaleBody(linalg::GenericOp op) {
     scaled = addZp.getLhs();
   }
   auto toI32 = scaled.getDefiningOp<arith::TruncIOp>();
-  if (!toI32 || !toI32.getType().isInteger(32) ||
-      !toI32.getIn().getType().isInteger(64))
+  std::optional<ApplyScaleParts> scale =
+      toI32 ? matchApplyScale(toI32) : std::nullopt;
+  if (!scale)
     return std::nullopt;
-  auto shr = toI32.getIn().getDefiningOp<arith::ShRSIOp>();
-  if (!shr)
-    return std::nullopt;
-  auto sum = shr.getLhs().getDefiningOp<arith::AddIOp>();
-  auto product =
-      sum ? sum.getLhs().getDefiningOp<arith::MulIOp>() : arith::MulIOp();
-  if (!product)
-    return std::nullopt;
-  if (auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>()) {
-    // An i8 shift s, rounded by adding (1 << s) >> 1.
-    auto half = sum.getRhs().getDefiningOp<arith::ShRUIOp>();
-    if (!shiftExt.getIn().getType().isInteger(8) || !half ||
-        getConstantInt(half.getRhs()) != 1)
-      return std::nullopt;
-    auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
-    if (!power || getConstantInt(power.getLhs()) != 1 ||
-        power.getRhs() != shiftExt.getResult())
-      return std::nullopt;
-    parts.shift = shiftExt.getIn();
-  } else {
-    // A constant shift s in [1, 62] (a per-tensor rescale, folded), rounded
-    // by adding the constant 2^(s - 1).
-    std::optional<int64_t> shift = getConstantInt(shr.getRhs());
-    if (!shift || *shift < 1 || *shift > 62 ||
-        getConstantInt(sum.getRhs()) != int64_t(1) << (*shift - 1))
-      return std::nullopt;
-    parts.shift = shr.getRhs();
-  }
-  // a * m with both sign-extended from i32, or m an i32 constant.
-  auto lhs = product.getLhs().getDefiningOp<arith::ExtSIOp>();
-  if (!lhs || !lhs.getIn().getType().isInteger(32))
-    return std::nullopt;
-  parts.acc = lhs.getIn();
-  if (auto rhs = product.getRhs().getDefiningOp<arith::ExtSIOp>()) {
-    if (!rhs.getIn().getType().isInteger(32))
-      return std::nullopt;
-    parts.multiplier = rhs.getIn();
-    return parts;
-  }
-  std::optional<int64_t> multiplier = getConstantInt(product.getRhs());
-  if (!multiplier || *multiplier < INT32_MIN || *multiplier > INT32_MAX)
-    return std::nullopt;
-  parts.multiplier = product.getRhs();
+  parts.acc = scale->value;
+  parts.multiplier = scale->multiplier;
+  parts.shift = scale->shift;
+  parts.doubleRound = scale->doubleRound;
   return parts;
 }
 
@@ -167,17 +130,28 @@ Value mve::emitRescale(VectorBuilder &vb, const RescaleParts &rescale, Value a,
   OpBuilder &b = vb.b;
   Location loc = vb.loc;
   auto vecType = VectorType::get({lanes}, vb.i32);
-  // VMULH.S32 through its intrinsic: the high words of a * m. (LLVM
-  // folds the same from a 64-bit multiply into (P >> 31), which it
-  // does not vectorize.)
-  Value hi = LLVM::CallIntrinsicOp::create(
-                 b, loc, vecType, b.getStringAttr("llvm.arm.mve.vmulh.v4i32"),
-                 ValueRange{a, m, vb.constant(0)})
-                 ->getResult(0);
-  Value lo = vb.mul(a, m);
-  Value t = arith::OrIOp::create(
-      b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
-      arith::ShRUIOp::create(b, loc, lo, vb.splat(31, lanes)));
+  Value t;
+  if (rescale.doubleRound) {
+    // VQRDMULH.S32: SRDHM(a, m) = floor((a m + 2^30) / 2^31) (it saturates
+    // only for a = m = INT32_MIN), then t - 1 where a < 0 (VSHR, VADD).
+    t = LLVM::CallIntrinsicOp::create(
+            b, loc, vecType, b.getStringAttr("llvm.arm.mve.vqrdmulh.v4i32"),
+            ValueRange{a, m})
+            ->getResult(0);
+    t = vb.add(t, arith::ShRSIOp::create(b, loc, a, vb.splat(31, lanes)));
+  } else {
+    // VMULH.S32 through its intrinsic: the high words of a * m. (LLVM
+    // folds the same from a 64-bit multiply into (P >> 31), which it
+    // does not vectorize.)
+    Value hi = LLVM::CallIntrinsicOp::create(
+                   b, loc, vecType, b.getStringAttr("llvm.arm.mve.vmulh.v4i32"),
+                   ValueRange{a, m, vb.constant(0)})
+                   ->getResult(0);
+    Value lo = vb.mul(a, m);
+    t = arith::OrIOp::create(
+        b, loc, arith::ShLIOp::create(b, loc, hi, vb.splat(1, lanes)),
+        arith::ShRUIOp::create(b, loc, lo, vb.splat(31, lanes)));
+  }
   // VRSHL.S32 by 31 - s < 0: (t + 2^(s-32)) >> (s - 31), the sum taken
   // without overflow.
   Value y =
@@ -198,16 +172,23 @@ namespace {
 /// Rewrites the linalg.generic of a per-pixel rescale from int32 to int8
 /// over C >= 4 channels (loops 1 x ... x 1 x C) whose shifts are constants
 /// in [32, 62] and whose multipliers are constants other than INT32_MIN
-/// into vectors of 4 channels: with P = a * m (VMULH.S32 for the high word,
-/// VMUL.I32 for the low one) and t = P >> 31 = (hi << 1) | (lo >> 31),
-/// which fits in 32 bits since |P| < 2^62,
-///   round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
-///                  = floor((t + 2^(s-32)) / 2^(s-31)),
-/// because P = t 2^31 + r with 0 <= r < 2^31, and r / 2^31 < 1 added to
-/// the integer t + 2^(s-32) does not change the quotient's floor: one
-/// rounding shift right of t by s - 31 in [1, 31] (VRSHL.S32 by the
-/// per-lane amount 31 - s, whose sum does not overflow). Then the zero
-/// point, the clamp (VMAX, VMIN) and a narrowing store (VSTRB.32).
+/// into vectors of 4 channels: t = floor(Q / 2^31), which fits in 32 bits
+/// since |a m| < 2^62, then one rounding shift right of t by s - 31 in
+/// [1, 31] (VRSHL.S32 by the per-lane amount 31 - s, whose sum does not
+/// overflow), the zero point, the clamp (VMAX, VMIN) and a narrowing store
+/// (VSTRB.32).
+///  - SINGLE_ROUND: with P = a * m (VMULH.S32 for the high word, VMUL.I32
+///    for the low one), Q = P and t = (hi << 1) | (lo >> 31):
+///      round(P / 2^s) = floor((P + 2^(s-1)) / 2^s)
+///                     = floor((t + 2^(s-32)) / 2^(s-31)),
+///    because P = t 2^31 + r with 0 <= r < 2^31, and r / 2^31 < 1 added to
+///    the integer t + 2^(s-32) does not change the quotient's floor.
+///  - DOUBLE_ROUND: TOSA's floor((P + 2^(s-1) + 2^30 - [a < 0] 2^31) / 2^s),
+///    which is TFLite's MultiplyByQuantizedMultiplier with shift 31 - s,
+///    takes t = SRDHM(a, m) - [a < 0] (VQRDMULH.S32, whose
+///    floor((P + 2^30) / 2^31) saturates only for a = m = INT32_MIN; VSHR
+///    #31 and VADD): the same argument with Q = P + 2^30 - [a < 0] 2^31.
+///    t - 1 does not wrap: t >= -2^31 + 1.
 struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -237,9 +218,13 @@ struct RescaleToMve : OpRewritePattern<linalg::GenericOp> {
     std::optional<ChannelOperand> shift = getChannelOperand(op, rescale->shift);
     if (!acc || !multiplier || !shift)
       return rewriter.notifyMatchFailure(op, "operands not contiguous");
-    // The accumulator is the operand that is not constant.
-    if (!getConstantValues(*multiplier))
+    // The accumulator is the operand that is not constant (DOUBLE_ROUND
+    // names it: the value whose sign it takes).
+    if (!getConstantValues(*multiplier)) {
+      if (rescale->doubleRound)
+        return rewriter.notifyMatchFailure(op, "multiplier not constant");
       std::swap(acc, multiplier);
+    }
     if (!acc->memref || !acc->perChannel ||
         !hasVectorRescaleConstants(*multiplier, *shift))
       return rewriter.notifyMatchFailure(

@@ -1,0 +1,337 @@
+//===- ApplyScale.cpp - Matching a lowered tosa.apply_scale ---------------===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ApplyScale.h"
+
+#include "Int8KernelUtils.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/PatternMatch.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+using namespace mlir::memopt::armkernels;
+
+/// Returns the constant integer \p value, if it is one.
+static std::optional<int64_t> getConstant(Value value) {
+  APInt constant;
+  if (!matchPattern(value, m_ConstantInt(&constant)))
+    return std::nullopt;
+  return constant.getSExtValue();
+}
+
+/// Returns the operands of \p value if it is an arith.addi, else nothing.
+static std::optional<std::pair<Value, Value>> getAddends(Value value) {
+  auto add = value.getDefiningOp<arith::AddIOp>();
+  if (!add)
+    return std::nullopt;
+  return std::make_pair(add.getLhs(), add.getRhs());
+}
+
+/// Returns the i32 value whose sign \p value picks: a select of +2^30 if
+/// a >= 0 (or -2^30 if a < 0) and the other otherwise.
+static Value getDoubleRoundSign(Value value) {
+  auto select = value.getDefiningOp<arith::SelectOp>();
+  if (!select)
+    return {};
+  auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+  std::optional<int64_t> ifTrue = getConstant(select.getTrueValue());
+  std::optional<int64_t> ifFalse = getConstant(select.getFalseValue());
+  if (!cmp || !ifTrue || !ifFalse || getConstant(cmp.getRhs()) != 0 ||
+      !cmp.getLhs().getType().isInteger(32))
+    return {};
+  constexpr int64_t half = int64_t(1) << 30;
+  bool positive = cmp.getPredicate() == arith::CmpIPredicate::sge &&
+                  *ifTrue == half && *ifFalse == -half;
+  bool negative = cmp.getPredicate() == arith::CmpIPredicate::slt &&
+                  *ifTrue == -half && *ifFalse == half;
+  return positive || negative ? cmp.getLhs() : Value();
+}
+
+/// Fills the value and multiplier of \p parts from \p product, extsi(a) *
+/// extsi(m) or extsi(a) * constant.
+static bool matchProduct(Value product, ApplyScaleParts &parts) {
+  auto mul = product.getDefiningOp<arith::MulIOp>();
+  if (!mul)
+    return false;
+  auto lhs = mul.getLhs().getDefiningOp<arith::ExtSIOp>();
+  if (!lhs || !lhs.getIn().getType().isInteger(32))
+    return false;
+  parts.value = lhs.getIn();
+  if (auto rhs = mul.getRhs().getDefiningOp<arith::ExtSIOp>()) {
+    if (!rhs.getIn().getType().isInteger(32))
+      return false;
+    parts.multiplier = rhs.getIn();
+    return true;
+  }
+  std::optional<int64_t> multiplier = getConstant(mul.getRhs());
+  if (!multiplier || *multiplier < INT32_MIN || *multiplier > INT32_MAX)
+    return false;
+  parts.multiplier = mul.getRhs();
+  return true;
+}
+
+/// Whether \p value is (1 << extui(\p shift)) >> 1 in i64.
+static bool isHalfPower(Value value, Value shift) {
+  auto half = value.getDefiningOp<arith::ShRUIOp>();
+  if (!half || getConstant(half.getRhs()) != 1)
+    return false;
+  auto power = half.getLhs().getDefiningOp<arith::ShLIOp>();
+  auto ext =
+      power ? power.getRhs().getDefiningOp<arith::ExtUIOp>() : arith::ExtUIOp();
+  return ext && getConstant(power.getLhs()) == 1 && ext.getIn() == shift;
+}
+
+/// Matches \p sum, the product plus its single rounding \p isRound (a
+/// predicate on the addend), into \p parts.
+static bool matchRoundedProduct(Value sum, function_ref<bool(Value)> isRound,
+                                ApplyScaleParts &parts) {
+  std::optional<std::pair<Value, Value>> addends = getAddends(sum);
+  if (!addends)
+    return false;
+  auto [lhs, rhs] = *addends;
+  if (isRound(rhs) && matchProduct(lhs, parts))
+    return true;
+  return isRound(lhs) && matchProduct(rhs, parts);
+}
+
+/// Matches \p sum, the single-rounded product plus the +-2^30 of
+/// DOUBLE_ROUND, into \p parts.
+static bool matchDoubleRounded(Value sum, function_ref<bool(Value)> isRound,
+                               ApplyScaleParts &parts) {
+  std::optional<std::pair<Value, Value>> addends = getAddends(sum);
+  if (!addends)
+    return false;
+  for (auto [sign, rounded] :
+       {*addends, std::make_pair(addends->second, addends->first)}) {
+    Value value = getDoubleRoundSign(sign);
+    if (!value || !matchRoundedProduct(rounded, isRound, parts))
+      continue;
+    // The sign is the value's: swap if the product has it second.
+    if (parts.multiplier == value)
+      std::swap(parts.value, parts.multiplier);
+    if (parts.value != value)
+      return false;
+    parts.doubleRound = true;
+    return true;
+  }
+  return false;
+}
+
+std::optional<ApplyScaleParts>
+armkernels::matchApplyScale(arith::TruncIOp trunc) {
+  if (!trunc.getType().isInteger(32) || !trunc.getIn().getType().isInteger(64))
+    return std::nullopt;
+  auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
+  if (!shr)
+    return std::nullopt;
+  ApplyScaleParts parts;
+  if (auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>()) {
+    // An i8 shift s: round = (1 << s) >> 1; DOUBLE_ROUND selects the sum
+    // with +-2^30 when s > 31.
+    Value shift = shiftExt.getIn();
+    if (!shift.getType().isInteger(8))
+      return std::nullopt;
+    parts.shift = shift;
+    auto isRound = [&](Value v) { return isHalfPower(v, shift); };
+    if (matchRoundedProduct(shr.getLhs(), isRound, parts))
+      return parts;
+    auto select = shr.getLhs().getDefiningOp<arith::SelectOp>();
+    if (!select)
+      return std::nullopt;
+    auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
+    auto shift32 =
+        cmp ? cmp.getLhs().getDefiningOp<arith::ExtUIOp>() : arith::ExtUIOp();
+    if (!cmp || cmp.getPredicate() != arith::CmpIPredicate::sgt ||
+        getConstant(cmp.getRhs()) != 31 || !shift32 || shift32.getIn() != shift)
+      return std::nullopt;
+    ApplyScaleParts single = parts;
+    if (!matchRoundedProduct(select.getFalseValue(), isRound, single) ||
+        !matchDoubleRounded(select.getTrueValue(), isRound, parts))
+      return std::nullopt;
+    // Both arms round the same product.
+    if (!((single.value == parts.value &&
+           single.multiplier == parts.multiplier) ||
+          (single.value == parts.multiplier &&
+           single.multiplier == parts.value)))
+      return std::nullopt;
+    return parts;
+  }
+  // A constant shift s in [1, 62] (a per-tensor rescale, folded): round is
+  // the constant 2^(s-1); DOUBLE_ROUND's +-2^30 is there iff s > 31.
+  std::optional<int64_t> shift = getConstant(shr.getRhs());
+  if (!shift || *shift < 1 || *shift > 62)
+    return std::nullopt;
+  parts.shift = shr.getRhs();
+  auto isRound = [&](Value v) {
+    return getConstant(v) == int64_t(1) << (*shift - 1);
+  };
+  if (matchRoundedProduct(shr.getLhs(), isRound, parts))
+    return parts;
+  if (*shift > 31 && matchDoubleRounded(shr.getLhs(), isRound, parts))
+    return parts;
+  return std::nullopt;
+}
+
+/// Returns the constant integer values \p value stands for: a constant, or a
+/// block argument of a linalg.generic whose operand is a view of a constant
+/// memref.global.
+static std::optional<SmallVector<int64_t>> getConstantValues(Value value) {
+  APInt scalar;
+  if (matchPattern(value, m_ConstantInt(&scalar)))
+    return SmallVector<int64_t>{scalar.getSExtValue()};
+  auto arg = dyn_cast<BlockArgument>(value);
+  if (!arg)
+    return std::nullopt;
+  auto generic = dyn_cast<linalg::GenericOp>(arg.getOwner()->getParentOp());
+  if (!generic || arg.getOwner() != generic.getBody() ||
+      arg.getArgNumber() >= generic.getNumDpsInputs())
+    return std::nullopt;
+  return armkernels::getGlobalValues(
+      generic.getDpsInputOperand(arg.getArgNumber())->get());
+}
+
+namespace {
+/// Rewrites the 64-bit rounding multiply of a lowered tosa.rescale
+/// (matchApplyScale) into 32-bit operations when every shift s is in
+/// [32, 62] and no multiplier is INT32_MIN (both read from constants). With
+/// P = a * m (|P| < 2^62) and t = floor(Q / 2^31), which fits in 32 bits,
+/// both modes are a rounding shift of t right by e = s - 31 in [1, 31]:
+///   round(t / 2^e) = floor((t + 2^(e-1)) / 2^e) = (y >> 1) + (y & 1),
+///   y = t >> (s - 32),
+/// because floor((h + 2^(k-1)) / 2^k) = floor(h / 2^k) + bit k-1 of h; the
+/// shifts are in [0, 31] and nothing overflows.
+///  - SINGLE_ROUND (an i8 shift; a constant one stays 64-bit, whose
+///    constant shifts cost less): Q = P, t = (hi << 1) | (lo >> 31) from
+///    one SMULL (lo, hi), and
+///      floor((P + 2^(s-1)) / 2^s) = floor((t + 2^(s-32)) / 2^(s-31))
+///    since the bits of P below 2^31 do not carry into the sum's quotient.
+///  - DOUBLE_ROUND (an i8 or a constant shift): TOSA's
+///      floor((P + 2^(s-1) + 2^30 - [a < 0] 2^31) / 2^s)
+///    (TFLite's MultiplyByQuantizedMultiplier with shift 31 - s: the high
+///    multiply SRDHM(a, m) = floor((P + 2^30) / 2^31), then RoundingDivide
+///    ByPOT by e, halves away from zero) is the same rounding shift of
+///      t = floor(Q / 2^31),  Q = P + 2^30 - [a < 0] 2^31
+///    (= SRDHM(a, m) - [a < 0]): the terms 2^(s-1) and 2^31 are multiples
+///    of 2^31, so the division by 2^31 floors first. Q comes from one SMLAL
+///    onto the accumulator (2^30 | sm << 31, sm), sm = a >> 31. When every
+///    shift is above 32, y = floor(Q / 2^(s-1)) is directly the high word
+///    of Q shifted right by s - 33, as many instructions as SINGLE_ROUND.
+///    t >= -2^31 + 1 fits as |P| < 2^62.
+struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
+  RescaleTo32Bit(MLIRContext *context, bool doubleRoundOnly,
+                 bool shiftValuesOnly)
+      : OpRewritePattern(context), doubleRoundOnly(doubleRoundOnly),
+        shiftValuesOnly(shiftValuesOnly) {}
+
+  /// Whether SINGLE_ROUND rescales, and rescales with a constant shift, are
+  /// left alone.
+  bool doubleRoundOnly, shiftValuesOnly;
+
+  LogicalResult matchAndRewrite(arith::TruncIOp trunc,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ApplyScaleParts> parts = matchApplyScale(trunc);
+    if (!parts || (doubleRoundOnly && !parts->doubleRound))
+      return failure();
+    bool constantShift = !parts->shift.getType().isInteger(8);
+    if (constantShift && shiftValuesOnly)
+      return rewriter.notifyMatchFailure(trunc, "constant shift");
+    if (constantShift && !parts->doubleRound)
+      return rewriter.notifyMatchFailure(trunc, "constant single-round shift");
+    // The multiplier and the shift must be known: constants.
+    std::optional<SmallVector<int64_t>> shifts =
+        getConstantValues(parts->shift);
+    if (!shifts || llvm::any_of(*shifts, [&](int64_t s) {
+          int64_t unsignedShift = constantShift ? s : s & 0xFF;
+          return unsignedShift < 32 || unsignedShift > 62;
+        }))
+      return rewriter.notifyMatchFailure(trunc, "shift not in [32, 62]");
+    Value multiplier = parts->multiplier;
+    Value accumulator = parts->value;
+    std::optional<SmallVector<int64_t>> multipliers =
+        getConstantValues(multiplier);
+    if (!multipliers && !parts->doubleRound) {
+      std::swap(multiplier, accumulator);
+      multipliers = getConstantValues(multiplier);
+    }
+    if (!multipliers || llvm::is_contained(*multipliers, INT32_MIN))
+      return rewriter.notifyMatchFailure(trunc, "multiplier not known");
+
+    ScalarBuilder kb(rewriter, trunc.getLoc());
+    // t and the shift of y = t >> excess.
+    Value t;
+    int64_t bias = 32;
+    if (parts->doubleRound) {
+      // Q = P + 2^30 - [a < 0] 2^31 from one SMLAL whose accumulator is
+      // (lo, hi) = (2^30 | sm << 31, sm), sm = a >> 31: an ASR and an ORR.
+      Type i64 = rewriter.getI64Type();
+      auto constant64 = [&](int64_t value) -> Value {
+        return arith::ConstantIntOp::create(rewriter, kb.loc, i64, value);
+      };
+      auto widen = [&](Value v) -> Value {
+        return v.getType().isInteger(64)
+                   ? v
+                   : arith::ExtSIOp::create(rewriter, kb.loc, i64, v);
+      };
+      Value a = widen(accumulator);
+      Value signMask =
+          arith::ShRSIOp::create(rewriter, kb.loc, a, constant64(63));
+      Value nudge = arith::OrIOp::create(
+          rewriter, kb.loc,
+          arith::ShLIOp::create(rewriter, kb.loc, signMask, constant64(31)),
+          constant64(1 << 30));
+      Value q = arith::AddIOp::create(
+          rewriter, kb.loc,
+          arith::MulIOp::create(rewriter, kb.loc, a, widen(multiplier)), nudge);
+      // Every shift above 32: y = floor(Q / 2^(s-1)) is the high word
+      // shifted by s - 33. Else t = floor(Q / 2^31) = (hi << 1) | (lo >> 31).
+      bool highWord = llvm::all_of(*shifts, [&](int64_t s) {
+        return (constantShift ? s : s & 0xFF) >= 33;
+      });
+      bias = highWord ? 33 : 32;
+      t = arith::TruncIOp::create(
+          rewriter, kb.loc, kb.i32,
+          arith::ShRUIOp::create(rewriter, kb.loc, q,
+                                 constant64(highWord ? 32 : 31)));
+    } else {
+      if (!multiplier.getType().isInteger(32))
+        multiplier = kb.constant(multipliers->front());
+      auto wide = arith::MulSIExtendedOp::create(rewriter, kb.loc, accumulator,
+                                                 multiplier);
+      t = arith::OrIOp::create(
+          rewriter, kb.loc,
+          arith::ShLIOp::create(rewriter, kb.loc, wide.getHigh(),
+                                kb.constant(1)),
+          arith::ShRUIOp::create(rewriter, kb.loc, wide.getLow(),
+                                 kb.constant(31)));
+    }
+    Value excess =
+        constantShift
+            ? kb.constant(shifts->front() - bias)
+            : arith::SubIOp::create(rewriter, kb.loc,
+                                    arith::ExtUIOp::create(
+                                        rewriter, kb.loc, kb.i32, parts->shift),
+                                    kb.constant(bias))
+                  .getResult();
+    // y = t >> (s - 32) once: t >> (s - 31) is y >> 1 and the rounding bit
+    // is y & 1.
+    Value y = arith::ShRSIOp::create(rewriter, kb.loc, t, excess);
+    Value quotient =
+        arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
+    return success();
+  }
+};
+} // namespace
+
+void armkernels::populateScalarRescalePatterns(RewritePatternSet &patterns,
+                                               bool doubleRoundOnly,
+                                               bool shiftValuesOnly) {
+  patterns.add<RescaleTo32Bit>(patterns.getContext(), doubleRoundOnly,
+                               shiftValuesOnly);
+}
