@@ -13,12 +13,13 @@
 // quantize/dequantize.
 //
 // Multipliers are computed from the float scales like TFLite's
-// QuantizeMultiplier. By default rescales use SINGLE_ROUND (one rounding,
-// half up), which every LLVM 22 tool accepts; TFLite's reference kernels round
-// twice (rounding doubling high multiply, then rounding shift), so outputs can
-// drift by a few units over deep networks. With `doubleRound` they use
-// DOUBLE_ROUND, TOSA's form of TFLite's rounding (the importer then declares
-// the `doubleround` extension in the module's `tosa.target_env`).
+// QuantizeMultiplier. By default (`doubleRound`) rescales use DOUBLE_ROUND,
+// TOSA's form of TFLite's rounding (rounding doubling high multiply, then
+// rounding right shift, as MultiplyByQuantizedMultiplier), and the importer
+// declares the `doubleround` extension in the module's `tosa.target_env`.
+// The single-rounding option uses SINGLE_ROUND (one rounding, half up), which
+// every LLVM 22 tool accepts but which is not TFLite's answer: outputs can
+// drift by a few units over deep networks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -97,6 +98,13 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
     multipliers.push_back(m);
     shifts.push_back(static_cast<int8_t>(s));
   }
+  return rescaleFixed(value, resultType, multipliers, shifts, inputZp, outputZp,
+                      loc);
+}
+
+FailureOr<Value> TFLiteImporter::rescaleFixed(
+    Value value, RankedTensorType resultType, ArrayRef<int32_t> multipliers,
+    ArrayRef<int8_t> shifts, int64_t inputZp, int64_t outputZp, Location loc) {
   Type inElt = cast<RankedTensorType>(value.getType()).getElementType();
   Type outElt = resultType.getElementType();
   Type i32 = builder.getI32Type();
@@ -118,14 +126,16 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
         {*wide, reshape(scalarConst(i32, static_cast<double>(inputZp), loc),
                         ones, loc)},
         {}, loc);
-    return rescale(centered, resultType, scales, 0, outputZp, loc);
+    return rescaleFixed(centered, resultType, multipliers, shifts, 0, outputZp,
+                        loc);
   }
   if (outputZp != 0 && !outElt.isInteger(8)) {
     if (!isa<IntegerType>(outElt) || outElt.getIntOrFloatBitWidth() > 32)
       return opError() << "zero point " << outputZp << " on a " << outElt
                        << " tensor is not supported";
     auto wideType = RankedTensorType::get(shape, i32);
-    FailureOr<Value> wide = rescale(value, wideType, scales, inputZp, 0, loc);
+    FailureOr<Value> wide =
+        rescaleFixed(value, wideType, multipliers, shifts, inputZp, 0, loc);
     if (failed(wide))
       return failure();
     Value shifted = create(
@@ -147,7 +157,7 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
         loc);
     return create("tosa.cast", resultType, {clamped}, {}, loc);
   }
-  auto n = static_cast<int64_t>(scales.size());
+  auto n = static_cast<int64_t>(multipliers.size());
   auto mType = RankedTensorType::get({n}, builder.getI32Type());
   auto sType = RankedTensorType::get({n}, builder.getI8Type());
   Value mult =

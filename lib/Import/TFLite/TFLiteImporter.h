@@ -264,6 +264,17 @@ public:
   FailureOr<Value> rescale(Value value, RankedTensorType resultType,
                            ArrayRef<double> scales, int64_t inputZp,
                            int64_t outputZp, Location loc);
+  /// `tosa.rescale` of \p value to \p resultType by given \p multipliers and
+  /// TOSA \p shifts (one pair, or one per channel of the last dimension), for
+  /// the operators whose TFLite kernel computes its multiplier otherwise than
+  /// from one real factor.
+  FailureOr<Value> rescaleFixed(Value value, RankedTensorType resultType,
+                                ArrayRef<int32_t> multipliers,
+                                ArrayRef<int8_t> shifts, int64_t inputZp,
+                                int64_t outputZp, Location loc);
+  /// Whether the import reproduces TFLite's arithmetic (double rounding,
+  /// TFLite's pooling and add); otherwise TOSA's single rounding.
+  bool tfliteArithmetic() const { return options.doubleRound; }
   /// Applies fused activation \p act to \p value whose tensor is \p outIndex.
   FailureOr<Value> activation(Value value, tfl::ActivationFunctionType act,
                               int32_t outIndex, Location loc);

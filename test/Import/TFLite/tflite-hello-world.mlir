@@ -42,5 +42,5 @@
 // RELU as a clamp at the output zero point (-128 in this file).
 // INT8: func.func @main(%arg0: tensor<1x1xi8> {{.*}}) -> tensor<1x1xi8>
 // INT8: tosa.conv2d {{.*}}acc_type = i32{{.*}} -> tensor<1x1x1x16xi32>
-// INT8: tosa.rescale {{.*}}per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true{{.*}} -> tensor<1x1x1x16xi8>
+// INT8: tosa.rescale {{.*}}per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true{{.*}} -> tensor<1x1x1x16xi8>
 // INT8: tosa.clamp {{.*}}max_val = 127 : i8, min_val = -128 : i8
