@@ -42,11 +42,13 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &options,
   CompileProgress progress(hooks.progress);
   TimingScope noTiming;
   TimingScope &timing = hooks.timing ? *hooks.timing : noTiming;
-  std::optional<CortexMTarget> target =
-      getCortexMTarget(stringifyCortexMCpu(options.cpu));
+  std::string targetError;
+  std::optional<CortexMTarget> target = getCortexMTarget(
+      stringifyCortexMCpu(options.cpu),
+      options.floatAbi ? stringifyFloatABI(*options.floatAbi) : "",
+      &targetError);
   if (!target)
-    return emitError(UnknownLoc::get(context))
-           << "no target for " << stringifyCortexMCpu(options.cpu);
+    return emitError(UnknownLoc::get(context)) << targetError;
   OptLevel level = options.getOptLevel();
   bool wantReport = options.report != ReportFormat::None;
 

@@ -26,6 +26,10 @@ using namespace mlir::memopt;
 
 StringRef mlir::memopt::stringifyCortexMCpu(CortexMCpu cpu) {
   switch (cpu) {
+  case CortexMCpu::CortexM0Plus:
+    return "cortex-m0plus";
+  case CortexMCpu::CortexM3:
+    return "cortex-m3";
   case CortexMCpu::CortexM4:
     return "cortex-m4";
   case CortexMCpu::CortexM7:
@@ -40,10 +44,32 @@ StringRef mlir::memopt::stringifyCortexMCpu(CortexMCpu cpu) {
 
 std::optional<CortexMCpu> mlir::memopt::parseCortexMCpu(StringRef name) {
   return llvm::StringSwitch<std::optional<CortexMCpu>>(name)
+      .Case("cortex-m0plus", CortexMCpu::CortexM0Plus)
+      .Case("cortex-m3", CortexMCpu::CortexM3)
       .Case("cortex-m4", CortexMCpu::CortexM4)
       .Case("cortex-m7", CortexMCpu::CortexM7)
       .Case("cortex-m33", CortexMCpu::CortexM33)
       .Case("cortex-m55", CortexMCpu::CortexM55)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::memopt::stringifyFloatABI(FloatABI abi) {
+  switch (abi) {
+  case FloatABI::Hard:
+    return "hard";
+  case FloatABI::SoftFP:
+    return "softfp";
+  case FloatABI::Soft:
+    return "soft";
+  }
+  llvm_unreachable("unknown FloatABI");
+}
+
+std::optional<FloatABI> mlir::memopt::parseFloatABI(StringRef name) {
+  return llvm::StringSwitch<std::optional<FloatABI>>(name)
+      .Case("hard", FloatABI::Hard)
+      .Case("softfp", FloatABI::SoftFP)
+      .Case("soft", FloatABI::Soft)
       .Default(std::nullopt);
 }
 

@@ -88,11 +88,14 @@ mlir::memopt::createTargetMachine(MLIRContext *context,
     return nullptr;
   }
   llvm::TargetOptions targetOptions;
-  targetOptions.FloatABIType = llvm::FloatABI::Hard;
+  targetOptions.FloatABIType =
+      target.floatAbi == "hard" ? llvm::FloatABI::Hard : llvm::FloatABI::Soft;
+  std::string features = "-use-mipipeliner";
+  if (!target.features.empty())
+    features += ("," + target.features).str();
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      triple, target.cpu, "-use-mipipeliner", targetOptions,
-      llvm::Reloc::Static, std::nullopt,
-      getCodeGenLevel(getLevelParameters(level))));
+      triple, target.cpu, features, targetOptions, llvm::Reloc::Static,
+      std::nullopt, getCodeGenLevel(getLevelParameters(level))));
   if (machine->createDataLayout().getStringRepresentation() !=
       target.dataLayout) {
     emitError(UnknownLoc::get(context))

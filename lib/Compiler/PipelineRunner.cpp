@@ -285,6 +285,8 @@ private:
 static void getPipelineOptions(const CompileOptions &options, bool progress,
                                TosaToCortexMOptions &pipeline) {
   pipeline.cpu = stringifyCortexMCpu(options.cpu).str();
+  if (options.floatAbi)
+    pipeline.floatAbi = stringifyFloatABI(*options.floatAbi).str();
   pipeline.sram = options.sramBytes;
   pipeline.schedule =
       stringifyScheduleAlgorithm(options.scheduleAlgorithm).str();

@@ -36,18 +36,37 @@ using namespace mlir::memopt;
 static constexpr llvm::StringLiteral kThumbDataLayout =
     "e-m:e-p:32:32-Fi8-i64:64-v128:64:128-a:0:32-n32-S64";
 
-std::optional<CortexMTarget> mlir::memopt::getCortexMTarget(StringRef cpu) {
+/// Every CPU with its triple for the hard-float ABI (empty without an FPU)
+/// and for softfp and soft. The soft triples name the vendor, so that LLVM
+/// parses `eabi` as the environment and calls the run-time ABI's helpers
+/// (`__aeabi_fadd`; Armv6-M's libgcc has no `__addsf3`).
+static std::optional<CortexMTarget> getCpuTarget(StringRef cpu,
+                                                 bool hardFloat) {
+  auto make = [&](StringRef name, StringRef hardTriple, StringRef softTriple,
+                  StringRef fpu) {
+    CortexMTarget target;
+    target.cpu = name;
+    target.hasFPU = !fpu.empty();
+    target.triple = target.hasFPU && hardFloat ? hardTriple : softTriple;
+    target.dataLayout = kThumbDataLayout;
+    target.gccFpu = fpu;
+    target.floatAbi = target.hasFPU ? "hard" : "soft";
+    return target;
+  };
   return llvm::StringSwitch<std::optional<CortexMTarget>>(cpu)
-      .Case("cortex-m4", CortexMTarget{"cortex-m4", "thumbv7em-none-eabihf",
-                                       kThumbDataLayout, "fpv4-sp-d16"})
-      .Case("cortex-m7", CortexMTarget{"cortex-m7", "thumbv7em-none-eabihf",
-                                       kThumbDataLayout, "fpv5-d16"})
+      .Case("cortex-m0plus",
+            make("cortex-m0plus", "", "thumbv6m-unknown-none-eabi", ""))
+      .Case("cortex-m3",
+            make("cortex-m3", "", "thumbv7m-unknown-none-eabi", ""))
+      .Case("cortex-m4", make("cortex-m4", "thumbv7em-none-eabihf",
+                              "thumbv7em-unknown-none-eabi", "fpv4-sp-d16"))
+      .Case("cortex-m7", make("cortex-m7", "thumbv7em-none-eabihf",
+                              "thumbv7em-unknown-none-eabi", "fpv5-d16"))
       .Case("cortex-m33",
-            CortexMTarget{"cortex-m33", "thumbv8m.main-none-eabihf",
-                          kThumbDataLayout, "fpv5-sp-d16"})
-      .Case("cortex-m55",
-            CortexMTarget{"cortex-m55", "thumbv8.1m.main-none-eabihf",
-                          kThumbDataLayout, "auto"})
+            make("cortex-m33", "thumbv8m.main-none-eabihf",
+                 "thumbv8m.main-unknown-none-eabi", "fpv5-sp-d16"))
+      .Case("cortex-m55", make("cortex-m55", "thumbv8.1m.main-none-eabihf",
+                               "thumbv8.1m.main-unknown-none-eabi", "auto"))
       .Default(std::nullopt);
 }
 
@@ -63,6 +82,36 @@ struct DropTosaTargetEnvPass
   }
 };
 } // namespace
+
+std::optional<CortexMTarget>
+mlir::memopt::getCortexMTarget(StringRef cpu, StringRef floatAbi,
+                               std::string *errorMessage) {
+  auto fail = [&](const Twine &message) -> std::optional<CortexMTarget> {
+    if (errorMessage)
+      *errorMessage = message.str();
+    return std::nullopt;
+  };
+  std::optional<CortexMTarget> target =
+      getCpuTarget(cpu, floatAbi.empty() || floatAbi == "hard");
+  if (!target)
+    return fail("unknown cpu '" + cpu +
+                "' (expected cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, "
+                "cortex-m33 or cortex-m55)");
+  if (floatAbi.empty())
+    return target;
+  if (!llvm::is_contained({"hard", "softfp", "soft"}, floatAbi))
+    return fail("unknown float-abi '" + floatAbi +
+                "' (expected hard, softfp or soft)");
+  if (!target->hasFPU) {
+    if (floatAbi == "hard")
+      return fail(cpu + " has no FPU, so no hard-float ABI (use soft)");
+    return target; // softfp without an FPU is soft.
+  }
+  target->floatAbi = floatAbi;
+  if (floatAbi == "soft")
+    target->features = "+soft-float,-fpregs";
+  return target;
+}
 
 /// Appends the textual pipeline \p text to \p pm.
 static LogicalResult addText(OpPassManager &pm, StringRef text,
@@ -92,11 +141,11 @@ LogicalResult
 mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                                          const TosaToCortexMOptions &options,
                                          std::string *errorMessage) {
-  std::optional<CortexMTarget> target = getCortexMTarget(options.cpu);
+  std::string targetError;
+  std::optional<CortexMTarget> target =
+      getCortexMTarget(options.cpu, options.floatAbi, &targetError);
   if (!target)
-    return fail(errorMessage, "unknown cpu '" + options.cpu +
-                                  "' (expected cortex-m4, cortex-m7, "
-                                  "cortex-m33 or cortex-m55)");
+    return fail(errorMessage, targetError);
   StringRef stop = options.stopAfter;
   if (!llvm::is_contained({"schedule", "linalg", "bufferize", "plan", "llvm"},
                           stop))
@@ -253,6 +302,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if (failed(addText(pm,
                      "one-shot-bufferize{bufferize-function-boundaries "
                      "function-boundary-type-conversion=identity-layout-map},"
+                     // Constant globals named and ordered by first use, not
+                     // by bufferization's order of the functions.
+                     "order-constant-globals,"
                      // The marks of prepare-bufferization, carried out on
                      // buffers before canonicalization rebuilds the generics.
                      "func.func(reuse-dying-inputs),canonicalize,"
@@ -308,10 +360,14 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   // On Armv7E-M, int8 convolutions first become DSP kernels (SXTB16, SMLAD);
   // on Armv8.1-M with MVE, vector kernels (VMLAVA.S8), whose vector ops
   // convert-vector-to-llvm lowers. Both take the input zero point folded
-  // into the bias, which spares them the filter sums.
+  // into the bias, which spares them the filter sums. MVE shares the FP
+  // registers, which float-abi=soft leaves out; Armv6-M and Armv7-M
+  // (cortex-m0plus, cortex-m3) have neither extension and get the scalar
+  // loops.
   bool dsp = options.dspKernels &&
              llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu);
-  bool mve = options.mveKernels && target->cpu == "cortex-m55";
+  bool mve = options.mveKernels && target->cpu == "cortex-m55" &&
+             target->floatAbi != "soft";
   if ((dsp || mve) &&
       failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
     return failure();
@@ -324,6 +380,12 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                             "func.func(arm-mve-int8-kernels),"
                             "convert-vector-to-llvm",
                             errorMessage)))
+    return failure();
+  // Without FP instructions LLVM lowers llvm.minimum/maximum.f32 to
+  // fminimumf/fmaximumf, which newlib does not have: arith-expand writes
+  // arith.minimumf/maximumf as compares and selects (same NaN semantics).
+  if (target->floatAbi == "soft" &&
+      failed(addText(pm, "func.func(arith-expand)", errorMessage)))
     return failure();
   if (failed(addText(
           pm,

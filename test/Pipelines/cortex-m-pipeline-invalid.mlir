@@ -9,7 +9,7 @@
 // RUN: mem-opt-compile %s --sram=8192 -o %t.o
 // RUN: not mem-opt-compile %s --sram=8191 -o %t.o
 
-// CPU: unknown cpu 'cortex-a53' (expected cortex-m4, cortex-m7, cortex-m33 or cortex-m55)
+// CPU: unknown cpu 'cortex-a53' (expected cortex-m0plus, cortex-m3, cortex-m4, cortex-m7, cortex-m33 or cortex-m55)
 // SCHED: unknown schedule 'random'
 // STOP: unknown stop-after 'codegen'
 // ALIGN: alignment must be a power of two

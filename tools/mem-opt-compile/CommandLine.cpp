@@ -65,10 +65,18 @@ static cl::opt<std::string>
                      cl::value_desc("file"), inTool);
 static cl::opt<std::string>
     cpuName("cpu",
-            withDefault("Target CPU: cortex-m4, cortex-m7, cortex-m33 or "
-                        "cortex-m55",
+            withDefault("Target CPU: cortex-m0plus, cortex-m3 (no FPU, no "
+                        "DSP), cortex-m4, cortex-m7, cortex-m33 or cortex-m55",
                         stringifyCortexMCpu(options.cpu)),
             cl::init(stringifyCortexMCpu(options.cpu).str()), inTool);
+static cl::opt<std::string> floatAbiName(
+    "float-abi",
+    cl::desc("Float ABI of the object, as GCC's -mfloat-abi: hard (float "
+             "arguments in FP registers), softfp (FP instructions, arguments "
+             "in core registers; links with -mfloat-abi=softfp or soft) or "
+             "soft (no FP instructions) (default: hard; soft on "
+             "cortex-m0plus and cortex-m3, which have no FPU)"),
+    cl::value_desc("hard|softfp|soft"), inTool);
 static cl::opt<int64_t, true>
     sramBytes("sram",
               withDefault("Activation SRAM budget in bytes: the arena plus "
@@ -246,9 +254,13 @@ FailureOr<CompileOptions> mlir::memopt::getCompileOptions() {
   CompileOptions result = options;
   if (failed(set(result.cpu, parseCortexMCpu(cpuName),
                  "unknown cpu '" + cpuName +
-                     "' (expected cortex-m4, cortex-m7, cortex-m33 or "
-                     "cortex-m55)")))
+                     "' (expected cortex-m0plus, cortex-m3, cortex-m4, "
+                     "cortex-m7, cortex-m33 or cortex-m55)")))
     return failure();
+  if (floatAbiName.getNumOccurrences() > 0 &&
+      !(result.floatAbi = parseFloatABI(floatAbiName)))
+    return fail("unknown --float-abi '" + floatAbiName +
+                "' (expected hard, softfp or soft)");
   // --optimize chooses the level unless -O gives it.
   if (optLevel.getNumOccurrences() == 0) {
     if (failed(set(result.optimize, parseOptimizeGoal(optimizeGoal),

@@ -71,7 +71,24 @@ namespace memopt {
 //===----------------------------------------------------------------------===//
 
 /// The Cortex-M CPUs the compiler targets.
-enum class CortexMCpu { CortexM4, CortexM7, CortexM33, CortexM55 };
+enum class CortexMCpu {
+  CortexM0Plus,
+  CortexM3,
+  CortexM4,
+  CortexM7,
+  CortexM33,
+  CortexM55
+};
+
+/// The float ABI of the object.
+enum class FloatABI {
+  /// Floating-point arguments in FP registers (`-mfloat-abi=hard`, eabihf).
+  Hard,
+  /// FP instructions, arguments in core registers (`-mfloat-abi=softfp`).
+  SoftFP,
+  /// No FP instructions (`-mfloat-abi=soft`).
+  Soft,
+};
 
 /// What the code is optimized for; it chooses the LLVM level unless
 /// CompileOptions::optLevel gives one.
@@ -100,10 +117,15 @@ enum class ReportFormat {
   JSON,
 };
 
-/// Returns `cortex-m4`, `cortex-m7`, `cortex-m33` or `cortex-m55`.
+/// Returns `cortex-m0plus`, `cortex-m3`, `cortex-m4`, `cortex-m7`,
+/// `cortex-m33` or `cortex-m55`.
 StringRef stringifyCortexMCpu(CortexMCpu cpu);
 /// Parses a name stringifyCortexMCpu returns.
 std::optional<CortexMCpu> parseCortexMCpu(StringRef name);
+/// Returns `hard`, `softfp` or `soft`.
+StringRef stringifyFloatABI(FloatABI abi);
+/// Parses a name stringifyFloatABI returns.
+std::optional<FloatABI> parseFloatABI(StringRef name);
 /// Returns `memory`, `balanced` or `speed`.
 StringRef stringifyOptimizeGoal(OptimizeGoal goal);
 /// Parses a name stringifyOptimizeGoal returns.
@@ -138,6 +160,9 @@ struct CompileOptions {
 
   /// The target CPU.
   CortexMCpu cpu = CortexMCpu::CortexM4;
+  /// The float ABI; unset: hard, or soft on a CPU without an FPU
+  /// (cortex-m0plus, cortex-m3), where hard is an error.
+  std::optional<FloatABI> floatAbi;
   /// Activation SRAM budget in bytes: the arena plus the caller's input and
   /// output buffers under IOPlacement::Caller. Compiling fails if the proven
   /// peak exceeds it; 0 means no budget.

@@ -342,6 +342,26 @@ def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
   let dependentDialects = ["linalg::LinalgDialect"];
 }
 
+def OrderConstantGlobalsPass : Pass<"order-constant-globals", "ModuleOp"> {
+  let summary = "Name and order bufferization's constant globals by first use";
+  let description = [{
+    One-shot bufferization with function boundaries turns each constant
+    tensor into a private `memref.global` named `__constant_<shape>` (with
+    `_0`, `_1`, ... when several share a shape) and inserts it at the start
+    of the module, visiting the functions in an order of its own that can
+    change from run to run. The names and the order of the globals, and with
+    them the object file, then vary for the same input.
+
+    This pass renames those globals and moves them to the start of the
+    module in the order of their first `memref.get_global` in the module:
+    within each `__constant_<shape>` group, the first used gets the plain
+    name, the next ones `_0`, `_1`, ... as a single in-order bufferization
+    would name them. Globals that are not used keep their relative order
+    after the used ones; globals with other names are left alone.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
+}
+
 def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   let summary = "Set the module's LLVM target triple and data layout";
   let description = [{

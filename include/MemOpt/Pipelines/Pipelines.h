@@ -26,30 +26,57 @@ class OpPassManager;
 
 namespace memopt {
 
-/// What the LLVM backend needs to know about one Cortex-M CPU.
+/// What the LLVM backend needs to know about one Cortex-M CPU and float ABI.
 struct CortexMTarget {
   /// The `cpu=` name, which is also LLVM's CPU name.
   llvm::StringRef cpu;
-  /// LLVM target triple (hard-float EABI).
+  /// LLVM target triple: `-eabihf` for the hard-float ABI, `-eabi` for
+  /// softfp and soft.
   llvm::StringRef triple;
   /// LLVM data layout of the triple.
   llvm::StringRef dataLayout;
-  /// `-mfpu=` of arm-none-eabi-gcc for firmware built around the object.
+  /// `-mfpu=` of arm-none-eabi-gcc for firmware built around the object
+  /// (empty for a CPU without an FPU).
   llvm::StringRef gccFpu;
+  /// The float ABI: `hard` (floating-point arguments in FP registers),
+  /// `softfp` (FP instructions, arguments in core registers) or `soft` (no
+  /// FP instructions).
+  llvm::StringRef floatAbi;
+  /// Target features on top of the CPU's (`+soft-float,-fpregs` for soft:
+  /// no FP or MVE instructions, as clang's -mfloat-abi=soft).
+  llvm::StringRef features;
+  /// Whether the CPU has an FPU (every one but cortex-m0plus and cortex-m3).
+  bool hasFPU = true;
 };
 
-/// Returns the target of a `cpu=` name (cortex-m4, cortex-m7, cortex-m33,
-/// cortex-m55), or std::nullopt for any other name.
-std::optional<CortexMTarget> getCortexMTarget(llvm::StringRef cpu);
+/// Returns the target of a `cpu=` name (cortex-m0plus, cortex-m3,
+/// cortex-m4, cortex-m7, cortex-m33, cortex-m55) and a float ABI (`hard`,
+/// `softfp`, `soft`, or empty for the CPU's default: hard with an FPU, soft
+/// without). softfp on a CPU without an FPU is soft, as in GCC. Returns
+/// std::nullopt, with a message in \p errorMessage, for an unknown CPU or
+/// ABI, or `hard` on a CPU without an FPU.
+std::optional<CortexMTarget>
+getCortexMTarget(llvm::StringRef cpu, llvm::StringRef floatAbi = "",
+                 std::string *errorMessage = nullptr);
 
 /// Options of `cortex-m-pipeline`.
 struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
   /// Target CPU.
   PassOptions::Option<std::string> cpu{
       *this, "cpu",
-      llvm::cl::desc("Target CPU: cortex-m4, cortex-m7, cortex-m33 or "
-                     "cortex-m55 (default: cortex-m4)"),
+      llvm::cl::desc("Target CPU: cortex-m0plus, cortex-m3, cortex-m4, "
+                     "cortex-m7, cortex-m33 or cortex-m55 (default: "
+                     "cortex-m4)"),
       llvm::cl::init("cortex-m4")};
+  /// Float ABI of the object.
+  PassOptions::Option<std::string> floatAbi{
+      *this, "float-abi",
+      llvm::cl::desc("Float ABI: hard (FP arguments in FP registers, "
+                     "-eabihf), softfp (FP instructions, arguments in core "
+                     "registers) or soft (no FP or MVE instructions) "
+                     "(default: hard, soft on cortex-m0plus and cortex-m3, "
+                     "which have no FPU)"),
+      llvm::cl::init("")};
   /// Activation budget in bytes (0: none).
   PassOptions::Option<int64_t> sram{
       *this, "sram",

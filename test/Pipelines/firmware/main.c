@@ -57,10 +57,12 @@ static uint8_t canaryAt(const uint8_t *p) {
 int main(void) {
   icountCalibrate();
 
-  /* The arena starts 4 KiB into the activation SRAM, so there is canary on
-     both sides of it. */
+  /* The arena starts 4 KiB into the activation SRAM (an eighth of it on a
+     small board such as the microbit's 4 KiB), so there is canary on both
+     sides of it. */
   uintptr_t align = modelArenaAlign ? modelArenaAlign : 16;
-  uintptr_t base = (uintptr_t)__sram_start + 4096;
+  uintptr_t size = (uintptr_t)(__sram_end - __sram_start);
+  uintptr_t base = (uintptr_t)__sram_start + (size >= 32768 ? 4096 : size / 8);
   base = (base + align - 1) & ~(align - 1);
   uint8_t *arena = (uint8_t *)base;
   uint8_t *arenaEnd = arena + modelArenaSize;

@@ -5,12 +5,13 @@
 #
 # ===--------------------------------------------------------------------=== #
 #
-# For one TOSA model and one or more CPUs:
+# For one model (TOSA text, or a .tflite / .onnx that mem-opt-import turns
+# into TOSA first) and one or more CPUs:
 #   1. mem-opt-compile -> model.o + model.h (the code under test);
 #   2. seeded random inputs from mem-opt-run, embedded as C arrays in
 #      model_glue.c;
-#   3. arm-none-eabi-gcc builds the firmware (startup.c, icount.c, main.c,
-#      link.ld);
+#   3. arm-none-eabi-gcc builds the firmware (main.c here; startup.c,
+#      icount.c and the board's link-*.ld from examples/cortex-m);
 #   4. qemu-system-arm runs it under `timeout`; the firmware checks the canary
 #      around the arena and writes the outputs to out.bin by semihosting;
 #   5. the same TOSA function runs on the host (mem-opt-run: upstream MLIR's
@@ -31,13 +32,24 @@ import sys
 
 import numpy as np
 
+# CPU: (QEMU board, gcc's CPU and FPU flags). A Cortex-M0+ object runs on
+# the microbit's Cortex-M0 (both Armv6-M).
 BOARDS = {
+    "cortex-m0plus": ("microbit", ["-mcpu=cortex-m0plus"]),
+    "cortex-m3": ("mps2-an385", ["-mcpu=cortex-m3"]),
     "cortex-m4": ("mps2-an386", ["-mcpu=cortex-m4", "-mfpu=fpv4-sp-d16"]),
     "cortex-m7": ("mps2-an500", ["-mcpu=cortex-m7", "-mfpu=fpv5-d16"]),
+    "cortex-m33": ("mps2-an505", ["-mcpu=cortex-m33", "-mfpu=fpv5-sp-d16"]),
     "cortex-m55": ("mps3-an547", ["-mcpu=cortex-m55"]),
 }
-# The linker script of each board (link.ld unless listed).
-LINKER_SCRIPTS = {"mps3-an547": "link-an547.ld"}
+# CPUs without an FPU: mem-opt-compile's default float ABI is soft there.
+NO_FPU = {"cortex-m0plus", "cortex-m3"}
+# The linker script of each board (link-mps2.ld unless listed), in
+# examples/cortex-m with the start-up code and icount.c.
+LINKER_SCRIPTS = {"mps2-an505": "link-an505.ld", "mps3-an547": "link-an547.ld",
+                  "microbit": "link-microbit.ld"}
+# Boards without SysTick (icount.c measures no ticks there).
+NO_SYSTICK = {"microbit"}
 LLVM_BIN = "/usr/lib/llvm-22/bin"
 CTYPES = {
     "float": (np.float32, "float"),
@@ -119,8 +131,8 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
     lines = ['#include "%s"' % os.path.basename(header), "",
              "struct ModelOutput { const void *data; unsigned bytes; };",
              "typedef void (*MeasuredFn)(void *, void *, void *, void *);",
-             "void measuredCall(const char *name, void *a0, void *a1, "
-             "void *a2, void *a3, MeasuredFn fn);",
+             "unsigned long long measuredCall(const char *name, void *a0, "
+             "void *a1, void *a2, void *a3, MeasuredFn fn);",
              "const unsigned modelArenaSize = %d;" % arena,
              "const unsigned modelArenaAlign = %d;" % align]
     for i, ((shape, ctype), array) in enumerate(zip(inputs, arrays)):
@@ -170,7 +182,8 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
 CALIBRATION_ITERATIONS = 1000000  # ICOUNT_CALIBRATION_ITERATIONS, icount.h
 # The CPU clock of each board, which drives SysTick: under -icount shift=0
 # an instruction takes 1 ns, so a tick is 1e9 / clock instructions.
-BOARD_CLOCK_HZ = {"mps2-an386": 25000000, "mps2-an500": 25000000,
+BOARD_CLOCK_HZ = {"mps2-an385": 25000000, "mps2-an386": 25000000,
+                  "mps2-an500": 25000000, "mps2-an505": 20000000,
                   "mps3-an547": 32000000}
 
 
@@ -274,6 +287,23 @@ def icount_report(cpu, board, fn, report, stdout, path, functions):
     return lines, ok
 
 
+def as_tosa(tools, model, work):
+    """The model as TOSA text: a .tflite or .onnx (anything that is not
+    UTF-8 text) is imported with mem-opt-import into <work>/<stem>.mlir, so
+    that mem-opt-compile names the C function after the same stem."""
+    with open(model, "rb") as f:
+        data = f.read()
+    try:
+        data.decode("utf-8")
+        return model
+    except UnicodeDecodeError:
+        pass
+    stem = os.path.splitext(os.path.basename(model))[0]
+    mlir = os.path.join(work, stem + ".mlir")
+    run([os.path.join(tools, "mem-opt-import"), model, "-o", mlir])
+    return mlir
+
+
 def tosa_entry(model):
     """The model's public function: mem-opt-compile names the C function
     after the file, mem-opt-run needs the TOSA name."""
@@ -284,15 +314,20 @@ def tosa_entry(model):
     return names[0]
 
 
-def host_run(tools, model, fn, seed, work):
-    """Seeded inputs and the outputs of the TOSA function run on the host by
-    mem-opt-run (upstream MLIR's lowering, JIT-compiled; no scheduling, no
-    in-place rewrites, no arena)."""
+def host_run(tools, model, fn, seed, work, given_inputs=None):
+    """Seeded inputs (or the bytes of the file \p given_inputs) and the
+    outputs of the TOSA function run on the host by mem-opt-run (upstream
+    MLIR's lowering, JIT-compiled; no scheduling, no in-place rewrites, no
+    arena)."""
     inputs, outputs = os.path.join(work, "in.bin"), os.path.join(
         work, "host_out.bin")
+    if given_inputs:
+        inputs = given_inputs
+        source = ["--inputs=" + inputs]
+    else:
+        source = ["--seed=%d" % seed, "--write-inputs=" + inputs]
     run([os.path.join(tools, "mem-opt-run"), model, "--entry=" + fn,
-         "--seed=%d" % seed, "--write-inputs=" + inputs,
-         "--outputs=" + outputs])
+         "--outputs=" + outputs] + source)
     return open(inputs, "rb").read(), open(outputs, "rb").read()
 
 
@@ -319,6 +354,11 @@ def main():
     ap.add_argument("--work", required=True, help="scratch directory")
     ap.add_argument("--cpu", action="append", default=[])
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--inputs", help="the inputs' bytes (mem-opt-run "
+                    "--inputs) instead of seeded random ones")
+    ap.add_argument("--expected", help="the outputs' bytes from an "
+                    "independent reference: the host's and every CPU's "
+                    "outputs must equal them too, byte for byte")
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-5)
     ap.add_argument("--timeout", type=int, default=60)
@@ -334,8 +374,16 @@ def main():
                     "every function in the model call")
     args = ap.parse_args()
     here = os.path.dirname(os.path.abspath(__file__))
+    # The start-up code, linker scripts and icount.c of the example.
+    example = os.path.join(here, "..", "..", "..", "examples", "cortex-m")
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
+    args.model = as_tosa(args.tools, args.model, args.work)
+    # gcc's float ABI: the one given to mem-opt-compile, else its default.
+    float_abi = None
+    for arg in args.compile_arg:
+        if arg.startswith("--float-abi="):
+            float_abi = arg.split("=", 1)[1]
     reference = None
     status = 0
     plugin = build_plugin(here, args.work) if args.icount else None
@@ -368,25 +416,42 @@ def main():
         if reference is None:
             raw_in, raw_out = host_run(args.tools, args.model,
                                        tosa_entry(args.model), args.seed,
-                                       args.work)
+                                       args.work, args.inputs)
             arrays = split(raw_in, inputs)
             reference = split(raw_out, outputs)
             if arrays is None or reference is None:
                 print("FAIL mem-opt-run's data does not match the header")
                 return 1
+            if args.expected:
+                # The host against the independent reference, then the
+                # reference is what every CPU must produce.
+                expected = split(open(args.expected, "rb").read(), outputs)
+                if expected is None:
+                    print("FAIL --expected does not match the header")
+                    return 1
+                for i, (host, want) in enumerate(zip(reference, expected)):
+                    err = compare("host out%d" % i, host, want, args.rtol,
+                                  args.atol)
+                    if err:
+                        print("FAIL " + err)
+                        status = 1
+                reference = expected
         glue = os.path.join(work, "model_glue.c")
         write_glue(glue, header, fn, arena, align, inputs, outputs, arrays,
                    has_arena, offsets)
         elf = os.path.join(work, "fw.elf")
-        run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=hard", "-O2"] +
-            gccflags + ["--specs=rdimon.specs", "-nostartfiles", "-T",
-                        os.path.join(here, LINKER_SCRIPTS.get(board,
-                                                              "link.ld")),
-                        "-I", work, "-I",
-                        here, os.path.join(here, "startup.c"),
-                        os.path.join(here, "icount.c"),
-                        os.path.join(here, "main.c"), glue, obj, "-o", elf,
-                        "-lm"])
+        abi = float_abi or ("soft" if cpu in NO_FPU else "hard")
+        if abi == "soft":
+            # A plain link: no -mfpu, as a soft-float firmware would have.
+            gccflags = [f for f in gccflags if not f.startswith("-mfpu=")]
+        defines = ["-DICOUNT_NO_SYSTICK"] if board in NO_SYSTICK else []
+        run(["arm-none-eabi-gcc", "-mthumb", "-mfloat-abi=" + abi, "-O2"] +
+            gccflags + defines +
+            ["--specs=rdimon.specs", "-nostartfiles", "-L", example, "-T",
+             os.path.join(example, LINKER_SCRIPTS.get(board, "link-mps2.ld")),
+             "-I", work, "-I", example, os.path.join(example, "startup.c"),
+             os.path.join(example, "icount.c"), os.path.join(here, "main.c"),
+             glue, obj, "-o", elf, "-lm"])
         qemu_icount = []
         if plugin:
             qemu_icount = icount_args(plugin, elf, work)

@@ -5,7 +5,8 @@
  *===----------------------------------------------------------------------===*
  *
  * measuredCall() calls a function through the trampoline icountCall, whose
- * markers icountBegin and icountEnd delimit the call for icount-plugin.c (a
+ * markers icountBegin and icountEnd delimit the call for
+ * test/Pipelines/firmware/icount-plugin.c (a
  * QEMU TCG plugin that counts every instruction between them, in total and
  * per function: the call instruction and every instruction of the call),
  * and reads SysTick on the CPU clock before and after it. Under
@@ -16,7 +17,9 @@
  * icountCalibrate() measures, as calls named `empty` and `calibration`, an
  * empty function (2 instructions with icountCall's blx) and a loop of
  * ICOUNT_CALIBRATION_ITERATIONS iterations of `subs; bne` (2 * iterations
- * + 2 instructions): run_model.py checks both counters on them.
+ * + 2 instructions): test/Pipelines/firmware/run_model.py checks both
+ * counters on them. Built with -DICOUNT_NO_SYSTICK (a board without SysTick,
+ * such as QEMU's microbit), the calls are made and their ticks are 0.
  *
  *===----------------------------------------------------------------------===*/
 
@@ -36,10 +39,10 @@ typedef void (*MeasuredFn)(void *, void *, void *, void *);
 /// interrupt counting the wraps: startup.c's sysTickHandler).
 void sysTickStart(void);
 
-/// Calls \p fn(a0, a1, a2, a3) through icountCall and prints its SysTick
-/// ticks as `ICOUNT <name> systick=<ticks>`.
-void measuredCall(const char *name, void *a0, void *a1, void *a2, void *a3,
-                  MeasuredFn fn);
+/// Calls \p fn(a0, a1, a2, a3) through icountCall, prints its SysTick
+/// ticks as `ICOUNT <name> systick=<ticks>` and returns them.
+unsigned long long measuredCall(const char *name, void *a0, void *a1, void *a2,
+                                void *a3, MeasuredFn fn);
 
 /// Starts SysTick and measures the `empty` and `calibration` calls.
 void icountCalibrate(void);

@@ -55,6 +55,12 @@ __asm__(".text\n"
 void icountCalibrationLoop(void *iterations, void *, void *, void *);
 void icountEmpty(void *, void *, void *, void *);
 
+#ifdef ICOUNT_NO_SYSTICK
+/* A board without SysTick (QEMU's microbit): the calls are made, the ticks
+   are 0. */
+static uint64_t sysTickNow(void) { return 0; }
+void sysTickStart(void) {}
+#else
 /* SysTick (ARMv7-M ARM B3.3), counting down from 2^24 - 1 on the CPU clock;
    its interrupt counts the wraps (startup.c). */
 #define SYST_CSR (*(volatile uint32_t *)0xE000E010u)
@@ -80,15 +86,16 @@ void sysTickStart(void) {
   while (SYST_CVR == 0) {
   }
 }
+#endif
 
-void measuredCall(const char *name, void *a0, void *a1, void *a2, void *a3,
-                  MeasuredFn fn) {
+unsigned long long measuredCall(const char *name, void *a0, void *a1, void *a2,
+                                void *a3, MeasuredFn fn) {
   uint64_t start = sysTickNow();
   icountCall(a0, a1, a2, a3, fn);
   uint64_t ticks = sysTickNow() - start;
   printf("ICOUNT %s systick=%llu\n", name, (unsigned long long)ticks);
+  return ticks;
 }
-
 
 void icountCalibrate(void) {
   sysTickStart();
