@@ -70,19 +70,6 @@ static std::optional<CortexMTarget> getCpuTarget(StringRef cpu,
       .Default(std::nullopt);
 }
 
-namespace {
-/// Removes the module's `tosa.target_env` once TOSA is lowered: it only
-/// configures TOSA validation, and tools without the TOSA dialect (e.g.
-/// mlir-translate) cannot parse it in the output.
-struct DropTosaTargetEnvPass
-    : public PassWrapper<DropTosaTargetEnvPass, OperationPass<ModuleOp>> {
-  MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(DropTosaTargetEnvPass)
-  void runOnOperation() override {
-    getOperation()->removeAttr("tosa.target_env");
-  }
-};
-} // namespace
-
 std::optional<CortexMTarget>
 mlir::memopt::getCortexMTarget(StringRef cpu, StringRef floatAbi,
                                std::string *errorMessage) {
@@ -273,7 +260,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   toLinalg.disableTosaDecompositions = true;
   tosa::addTosaToLinalgPasses(pm, toLinalg, TosaToLinalgNamedOptions{},
                               /*validationOptions=*/std::nullopt);
-  pm.addPass(std::make_unique<DropTosaTargetEnvPass>());
+  pm.addPass(createDropTosaTargetEnvPass());
   if (failed(addText(
           pm,
           "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "
