@@ -139,66 +139,22 @@ static int64_t roundingDivideByPOT(int64_t x, int64_t e) {
   return (x >> e) + (remainder > threshold ? 1 : 0);
 }
 
-/// TOSA's apply_scale_32 with DOUBLE_ROUND: \p v * \p m / 2^\p s.
-static int64_t tosaDoubleRound(int64_t v, int64_t m, int64_t s) {
-  int64_t round = int64_t(1) << (s - 1);
-  if (s > 31)
-    round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
-  return (v * m + round) >> s;
-}
-
-/// Floor division of \p a by positive \p b.
-static int64_t floorDiv(int64_t a, int64_t b) {
-  return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
-
 /// Finds one DOUBLE_ROUND rescale, \p outM and TOSA shift \p outS, of an
 /// int8 ADD operand with zero point \p zp that gives TFLite's value,
 /// MultiplyByQuantizedMultiplierSmallerThanOneExp((x - zp) << 20, m, 31 - s),
-/// for each of the 256 int8 inputs x. Each input bounds the multiplier of a
-/// given shift to an interval; the largest shift with an integer in every
-/// interval wins. Returns false when no shift has one.
+/// for each of the 256 int8 inputs x (findExactRescale, shifts up to 31).
 static bool findExactOperandRescale(int64_t zp, int32_t m, int32_t s,
                                     int32_t &outM, int32_t &outS) {
   if (s < 31)
     return false;
-  SmallVector<int64_t> target;
+  SmallVector<int64_t> inputs, targets;
   for (int64_t x = -128; x <= 127; ++x) {
     int64_t v = x - zp;
-    target.push_back(roundingDivideByPOT(
+    inputs.push_back(v);
+    targets.push_back(roundingDivideByPOT(
         doublingHighMul(v * (int64_t(1) << 20), m), s - 31));
   }
-  for (int64_t shift = 31; shift >= 2; --shift) {
-    int64_t lo = 0, hi = (int64_t(1) << 31) - 1;
-    for (int64_t x = -128; x <= 127 && lo <= hi; ++x) {
-      int64_t v = x - zp, f = target[x + 128];
-      // floor((v * m' + round) / 2^shift) == f, round as tosaDoubleRound.
-      int64_t round = int64_t(1) << (shift - 1);
-      if (shift > 31)
-        round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
-      int64_t below = (f << shift) - round, above = ((f + 1) << shift) - round;
-      // below <= v * m' < above.
-      if (v == 0) {
-        if (!(below <= 0 && 0 < above))
-          lo = hi + 1;
-      } else if (v > 0) {
-        lo = std::max(lo, -floorDiv(-below, v));
-        hi = std::min(hi, floorDiv(above - 1, v));
-      } else {
-        lo = std::max(lo, -floorDiv(above - 1, -v));
-        hi = std::min(hi, floorDiv(-below, -v));
-      }
-    }
-    if (lo > hi)
-      continue;
-    outM = static_cast<int32_t>(lo);
-    outS = static_cast<int32_t>(shift);
-    for (int64_t x = -128; x <= 127; ++x)
-      if (tosaDoubleRound(x - zp, outM, outS) != target[x + 128])
-        return false;
-    return true;
-  }
-  return false;
+  return findExactRescale(inputs, targets, /*maxShift=*/31, outM, outS);
 }
 
 /// Rescales int8 ADD operand \p value (zero point \p zp) to i32 by

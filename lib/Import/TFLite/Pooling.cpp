@@ -12,9 +12,12 @@
 //   Micro's: the window's raw int8 values (zero point included) summed in
 //   i32 over the valid positions, divided by their count with halves rounded
 //   away from zero, (sum +- count / 2) / count truncated. A global pool sums
-//   with `tosa.reduce_sum`, others with a depthwise convolution by ones.
-//   `tosa.avg_pool2d` subtracts the zero point and rounds halves up: a sum
-//   that divides to -121.5 gives -121 where TFLite gives -122.
+//   with `tosa.reduce_sum`, others with a depthwise convolution by ones;
+//   when all windows have the same count, one DOUBLE_ROUND rescale found at
+//   import divides every possible sum exactly, otherwise `tosa.intdiv`.
+//   `tosa.avg_pool2d` rounds after subtracting the zero point: with zero
+//   point -128 a raw sum that divides to -121.5 is +6.5, rounded to 7,
+//   -121 where TFLite gives -122.
 // - MEAN is one `tosa.reduce_sum` per reduced axis times 1 / count; int8
 //   widens to i32 minus the zero point, sums, and rescales. With TFLite's
 //   arithmetic the rescale is TFLite Micro's: QuantizeMultiplier(s_in /
@@ -166,9 +169,64 @@ static int64_t validCount(int64_t o, int64_t stride, int64_t pad,
   return std::min(kernel, size - origin) - std::max<int64_t>(0, -origin);
 }
 
+/// TFLite's rounded division of the i32 window sums \p sum ([N, OH, OW, C])
+/// by the \p counts of their output positions, \p halves their halves:
+/// `tosa.greater`, `tosa.add`, `tosa.sub`, `tosa.select`, `tosa.intdiv`,
+/// at \p divLoc, then a `tosa.cast` to \p outType at \p loc (the average of
+/// int8 values is an int8 value: the cast is exact).
+static Value tfliteDivide(TFLiteImporter &imp, Value sum,
+                          ArrayRef<int32_t> counts, ArrayRef<int32_t> halves,
+                          RankedTensorType outType, Location divLoc,
+                          Location loc) {
+  OpBuilder &builder = imp.getBuilder();
+  auto sumType = cast<RankedTensorType>(sum.getType());
+  int64_t oh = sumType.getDimSize(1), ow = sumType.getDimSize(2);
+  Value count = i32Const(imp, {1, oh, ow, 1}, counts, divLoc);
+  Value half = i32Const(imp, {1, oh, ow, 1}, halves, divLoc);
+  Value zero = i32Const(imp, {1, 1, 1, 1}, {0}, divLoc);
+  Value positive =
+      imp.create("tosa.greater",
+                 RankedTensorType::get(sumType.getShape(), builder.getI1Type()),
+                 {sum, zero}, {}, divLoc);
+  Value up = imp.create("tosa.add", sumType, {sum, half}, {}, divLoc);
+  Value down = imp.create("tosa.sub", sumType, {sum, half}, {}, divLoc);
+  Value rounded =
+      imp.create("tosa.select", sumType, {positive, up, down}, {}, divLoc);
+  Value quotient =
+      imp.create("tosa.intdiv", sumType, {rounded, count}, {}, divLoc);
+  return imp.create("tosa.cast", outType, {quotient}, {}, loc);
+}
+
+/// TFLite's rounded division of the window sum \p sum by its count \p count:
+/// (sum +- count / 2) / count, the sign that of the sum, truncated.
+static int64_t roundedDivide(int64_t sum, int64_t count) {
+  return sum > 0 ? (sum + count / 2) / count : (sum - count / 2) / count;
+}
+
+/// Finds one DOUBLE_ROUND rescale, \p m and TOSA shift \p s, that divides
+/// every sum of \p count int8 values by \p count as TFLite does
+/// (roundedDivide). Counts above 4096 are not searched.
+static bool findExactDivision(int64_t count, int32_t &m, int32_t &s) {
+  if (count > 4096)
+    return false;
+  SmallVector<int64_t> sums, quotients;
+  for (int64_t x = -128 * count; x <= 127 * count; ++x) {
+    sums.push_back(x);
+    quotients.push_back(roundedDivide(x, count));
+  }
+  return findExactRescale(sums, quotients, /*maxShift=*/55, m, s);
+}
+
 /// TFLite Micro's int8 average pool of \p p: the raw sum of each window in
 /// i32 (zero point included), then (sum +- count / 2) / count, the sign that
-/// of the sum, truncated: halves rounded away from zero.
+/// of the sum, truncated: halves rounded away from zero. A global pool sums
+/// the input, reshaped to one spatial axis and widened, with one
+/// `tosa.reduce_sum`; others with a depthwise convolution by ones. When every
+/// window has the same count, one DOUBLE_ROUND rescale that divides each
+/// possible sum exactly (findExactDivision) gives the int8 average, so that
+/// a depthwise sum is computed one pixel at a time inside it
+/// (isFusedAccumulator); otherwise the rounded division is spelled out with
+/// `tosa.intdiv`.
 static FailureOr<Value> tflitePoolAverage(TFLiteImporter &imp,
                                           const PoolOperands &p, Location loc) {
   OpBuilder &builder = imp.getBuilder();
@@ -187,41 +245,6 @@ static FailureOr<Value> tflitePoolAverage(TFLiteImporter &imp,
     else
       pad = v;
   }
-  Location sumLoc = imp.tensorLoc(p.out, "sum");
-  auto sumType = RankedTensorType::get({n, oh, ow, c}, i32);
-  Value sum;
-  bool global = oh == 1 && ow == 1 && kernel[0] == h && kernel[1] == w &&
-                llvm::all_of(pad, [](int64_t v) { return v == 0; });
-  if (global) {
-    Value v = imp.create("tosa.cast", RankedTensorType::get({n, h, w, c}, i32),
-                         {p.input}, {}, imp.tensorLoc(p.out, "widen"));
-    v = imp.create(
-        "tosa.reduce_sum", RankedTensorType::get({n, 1, w, c}, i32), {v},
-        {builder.getNamedAttr("axis", builder.getI32IntegerAttr(1))}, sumLoc);
-    sum = imp.create(
-        "tosa.reduce_sum", sumType, {v},
-        {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, sumLoc);
-  } else {
-    // A depthwise convolution by ones, without zero points: padded
-    // positions add 0, as TFLite skips them.
-    auto onesType = RankedTensorType::get({kernel[0], kernel[1], c, 1}, p.elt);
-    Value ones = imp.create(
-        "tosa.const", onesType, {},
-        {builder.getNamedAttr("values",
-                              DenseElementsAttr::get(
-                                  onesType, builder.getIntegerAttr(p.elt, 1)))},
-        sumLoc);
-    Value bias = i32Const(imp, {c}, SmallVector<int32_t>(c, 0), sumLoc);
-    Value zp = imp.scalarConst(p.elt, 0, sumLoc);
-    sum = imp.create(
-        "tosa.depthwise_conv2d", sumType, {p.input, ones, bias, zp, zp},
-        {builder.getNamedAttr("acc_type", TypeAttr::get(i32)),
-         builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(pad)),
-         builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(stride)),
-         builder.getNamedAttr("dilation",
-                              builder.getDenseI64ArrayAttr({1, 1}))},
-        sumLoc);
-  }
   // The count of each output position, and half of it.
   SmallVector<int32_t> counts, halves;
   for (int64_t y = 0; y < oh; ++y)
@@ -233,22 +256,56 @@ static FailureOr<Value> tflitePoolAverage(TFLiteImporter &imp,
       counts.push_back(static_cast<int32_t>(count));
       halves.push_back(static_cast<int32_t>(count / 2));
     }
+  int32_t m = 0, s = 0;
+  bool oneRescale =
+      llvm::all_equal(counts) && findExactDivision(counts.front(), m, s);
+
+  Location sumLoc = imp.tensorLoc(p.out, "sum");
   Location divLoc = imp.tensorLoc(p.out, "divide");
-  Value count = i32Const(imp, {1, oh, ow, 1}, counts, divLoc);
-  Value half = i32Const(imp, {1, oh, ow, 1}, halves, divLoc);
-  Value zero = i32Const(imp, {1, 1, 1, 1}, {0}, divLoc);
-  Value positive =
-      imp.create("tosa.greater",
-                 RankedTensorType::get(sumType.getShape(), builder.getI1Type()),
-                 {sum, zero}, {}, divLoc);
-  Value up = imp.create("tosa.add", sumType, {sum, half}, {}, divLoc);
-  Value down = imp.create("tosa.sub", sumType, {sum, half}, {}, divLoc);
-  Value rounded =
-      imp.create("tosa.select", sumType, {positive, up, down}, {}, divLoc);
-  Value quotient =
-      imp.create("tosa.intdiv", sumType, {rounded, count}, {}, divLoc);
-  // The average of int8 values is an int8 value: the cast is exact.
-  return imp.create("tosa.cast", p.outType, {quotient}, {}, loc);
+  auto sumType = RankedTensorType::get({n, oh, ow, c}, i32);
+  bool global = oh == 1 && ow == 1 && kernel[0] == h && kernel[1] == w &&
+                llvm::all_of(pad, [](int64_t v) { return v == 0; });
+  if (global) {
+    // [N, H * W, C] (a view), widened inside the sum: one i32 per channel.
+    Value v = imp.reshape(p.input, {n, h * w, c}, sumLoc);
+    v = imp.create("tosa.cast", RankedTensorType::get({n, h * w, c}, i32), {v},
+                   {}, imp.tensorLoc(p.out, "widen"));
+    v = imp.create(
+        "tosa.reduce_sum", RankedTensorType::get({n, 1, c}, i32), {v},
+        {builder.getNamedAttr("axis", builder.getI32IntegerAttr(1))}, sumLoc);
+    if (oneRescale) {
+      FailureOr<Value> average = imp.rescaleFixed(
+          v, RankedTensorType::get({n, 1, c}, p.outType.getElementType()), {m},
+          {static_cast<int8_t>(s)}, 0, 0, divLoc);
+      if (failed(average))
+        return failure();
+      return imp.reshape(*average, p.outType.getShape(), loc);
+    }
+    Value sum = imp.reshape(v, sumType.getShape(), sumLoc);
+    return tfliteDivide(imp, sum, counts, halves, p.outType, divLoc, loc);
+  }
+  // A depthwise convolution by ones, without zero points: padded positions
+  // add 0, as TFLite skips them.
+  auto onesType = RankedTensorType::get({kernel[0], kernel[1], c, 1}, p.elt);
+  Value ones = imp.create(
+      "tosa.const", onesType, {},
+      {builder.getNamedAttr(
+          "values",
+          DenseElementsAttr::get(onesType, builder.getIntegerAttr(p.elt, 1)))},
+      sumLoc);
+  Value bias = i32Const(imp, {c}, SmallVector<int32_t>(c, 0), sumLoc);
+  Value zp = imp.scalarConst(p.elt, 0, sumLoc);
+  Value sum = imp.create(
+      "tosa.depthwise_conv2d", sumType, {p.input, ones, bias, zp, zp},
+      {builder.getNamedAttr("acc_type", TypeAttr::get(i32)),
+       builder.getNamedAttr("pad", builder.getDenseI64ArrayAttr(pad)),
+       builder.getNamedAttr("stride", builder.getDenseI64ArrayAttr(stride)),
+       builder.getNamedAttr("dilation", builder.getDenseI64ArrayAttr({1, 1}))},
+      sumLoc);
+  if (oneRescale)
+    return imp.rescaleFixed(sum, p.outType, {m}, {static_cast<int8_t>(s)}, 0, 0,
+                            loc);
+  return tfliteDivide(imp, sum, counts, halves, p.outType, divLoc, loc);
 }
 
 /// AVERAGE_POOL_2D: `tosa.avg_pool2d` (i32 accumulator for int8, the input

@@ -29,6 +29,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 using namespace mlir;
@@ -63,6 +64,60 @@ LogicalResult mlir::memopt::tfliteimport::computeMultiplier(double scale,
   multiplier = static_cast<int32_t>(fixed);
   shift = static_cast<int32_t>(s);
   return success();
+}
+
+/// TOSA's apply_scale_32 with DOUBLE_ROUND: \p v * \p m / 2^\p s.
+static int64_t tosaDoubleRound(int64_t v, int64_t m, int64_t s) {
+  int64_t round = int64_t(1) << (s - 1);
+  if (s > 31)
+    round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
+  return (v * m + round) >> s;
+}
+
+/// Floor division of \p a by positive \p b.
+static int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+bool mlir::memopt::tfliteimport::findExactRescale(ArrayRef<int64_t> inputs,
+                                                  ArrayRef<int64_t> targets,
+                                                  int32_t maxShift,
+                                                  int32_t &multiplier,
+                                                  int32_t &shift) {
+  assert(inputs.size() == targets.size() && maxShift <= 55 &&
+         "one target per input, shifts that keep target << shift in 64 bits");
+  for (int64_t s = maxShift; s >= 2; --s) {
+    int64_t lo = 0, hi = (int64_t(1) << 31) - 1;
+    for (size_t i = 0; i < inputs.size() && lo <= hi; ++i) {
+      int64_t v = inputs[i], f = targets[i];
+      // floor((v * m + round) / 2^s) == f, round as tosaDoubleRound.
+      int64_t round = int64_t(1) << (s - 1);
+      if (s > 31)
+        round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
+      int64_t below = f * (int64_t(1) << s) - round,
+              above = (f + 1) * (int64_t(1) << s) - round;
+      // below <= v * m < above.
+      if (v == 0) {
+        if (!(below <= 0 && 0 < above))
+          lo = hi + 1;
+      } else if (v > 0) {
+        lo = std::max(lo, -floorDiv(-below, v));
+        hi = std::min(hi, floorDiv(above - 1, v));
+      } else {
+        lo = std::max(lo, -floorDiv(above - 1, -v));
+        hi = std::min(hi, floorDiv(-below, -v));
+      }
+    }
+    if (lo > hi)
+      continue;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (tosaDoubleRound(inputs[i], lo, s) != targets[i])
+        return false;
+    multiplier = static_cast<int32_t>(lo);
+    shift = static_cast<int32_t>(s);
+    return true;
+  }
+  return false;
 }
 
 QuantParams TFLiteImporter::quant(int32_t index) {
