@@ -211,18 +211,27 @@ static Operation *getOnlyUser(Operation *op) {
   return user;
 }
 
-/// Returns true if \p op is a widening integer rescale or cast of a tensor
-/// with a static shape.
+/// Returns true if \p op is an integer rescale or cast of a tensor with a
+/// static shape that computes from a narrower activation: it widens
+/// (fewer input than result bits), or it keeps the width and its input is
+/// computed by such an op whose only user it is. The second case is a chain
+/// of rescales, e.g. TFLite's ADD operand: i8 -> i32 by 2^20, then an
+/// i32 -> i32 rescale with TFLite's rounding.
 static bool isWideningOp(Operation *op) {
   if (!isa<tosa::RescaleOp, tosa::CastOp>(op) || op->getNumResults() != 1)
     return false;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   unsigned inBits = getIntegerBits(op->getOperand(0).getType());
   unsigned outBits = getIntegerBits(op->getResult(0).getType());
+  if (!result || !result.hasStaticShape() || inBits == 0 || inBits > outBits)
+    return false;
   // A widening of a constant is folded or computed once, not per element.
   Operation *def = op->getOperand(0).getDefiningOp();
-  return result && result.hasStaticShape() && inBits != 0 && inBits < outBits &&
-         !(def && def->hasTrait<OpTrait::ConstantLike>());
+  if (def && def->hasTrait<OpTrait::ConstantLike>())
+    return false;
+  if (inBits < outBits)
+    return true;
+  return def && getOnlyUser(def) == op && isWideningOp(def);
 }
 
 /// Returns true if \p operand of the add, sub or mul \p op is an activation
@@ -233,7 +242,9 @@ static bool isArithmeticInput(Operation *op, OpOperand &operand) {
   return true;
 }
 
-/// Returns true if the widening op \p op is computed inside its only user.
+/// Returns true if the widening op \p op is computed inside its only user:
+/// an add, sub, mul or reduce_sum, or a widening op that is itself fused
+/// (the first steps of a chain of rescales).
 static bool isWideningFusedIntoUser(Operation *op) {
   if (!isWideningOp(op))
     return false;
@@ -242,6 +253,8 @@ static bool isWideningFusedIntoUser(Operation *op) {
     return false;
   if (isa<tosa::ReduceSumOp>(user))
     return true;
+  if (isa<tosa::RescaleOp, tosa::CastOp>(user))
+    return isWideningFusedIntoUser(user);
   if (!isa<tosa::AddOp, tosa::SubOp, tosa::MulOp>(user))
     return false;
   OpOperand &use = *op->getResult(0).use_begin();

@@ -260,6 +260,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   toLinalg.disableTosaDecompositions = true;
   tosa::addTosaToLinalgPasses(pm, toLinalg, TosaToLinalgNamedOptions{},
                               /*validationOptions=*/std::nullopt);
+  pm.addPass(createDropTosaTargetEnvPass());
   if (failed(addText(
           pm,
           "func.func(tosa-to-tensor,tosa-to-arith{include-apply-rescale=true "

@@ -197,11 +197,18 @@ static cl::opt<bool, true> mveKernels(
              "(VMLAVA.S8, VMULH.S32) on cortex-m55; docs/CortexM.md, \"MVE "
              "kernels\""),
     cl::location(options.mveKernels), inTool);
-static cl::opt<bool, true> tfliteDoubleRound(
+static cl::opt<std::string> tfliteRounding(
+    "tflite-rounding",
+    cl::desc("TFLite input, int8 arithmetic: 'double' (default) reproduces "
+             "TFLite Micro's reference kernels (DOUBLE_ROUND rescales, "
+             "TFLite's average pooling, MEAN and ADD); 'single' uses TOSA's "
+             "SINGLE_ROUND and avg_pool2d: NOT TFLite's answers"),
+    cl::value_desc("double|single"), cl::init("double"), inTool);
+static cl::opt<bool> tfliteDoubleRound(
     "tflite-double-round",
-    cl::desc("TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding "
-             "(default: SINGLE_ROUND, as mem-opt-import)"),
-    cl::location(options.tfliteDoubleRound), inTool);
+    cl::desc("Deprecated, no effect: TFLite's double rounding is the default "
+             "(see --tflite-rounding)"),
+    inTool);
 static cl::opt<std::string> reportFormat(
     "report",
     cl::desc("Print a report to stdout: the arena, the inputs and outputs, "
@@ -287,6 +294,12 @@ FailureOr<CompileOptions> mlir::memopt::getCompileOptions() {
   // An explicit --patches is compiled as given; without it, a budget
   // chooses the patches.
   result.budgetSearch = patchesMode.getNumOccurrences() == 0;
+  if (tfliteRounding != "double" && tfliteRounding != "single")
+    return fail("unknown --tflite-rounding '" + tfliteRounding +
+                "' (expected double or single)");
+  if (tfliteDoubleRound && tfliteRounding == "single")
+    return fail("--tflite-double-round contradicts --tflite-rounding=single");
+  result.tfliteDoubleRound = tfliteRounding == "double";
   result.headerName = llvm::sys::path::stem(headerFilename).str();
   result.emitObject = !outputFilename.empty();
   result.emitLLVMIR = !emitLLVMFilename.empty();

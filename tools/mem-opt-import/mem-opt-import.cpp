@@ -41,12 +41,21 @@ int main(int argc, char **argv) {
       "o", llvm::cl::desc("Output file (default: stdout)"),
       llvm::cl::value_desc("filename"), llvm::cl::init("-"),
       llvm::cl::cat(importCategory));
+  static llvm::cl::opt<std::string> tfliteRounding(
+      "tflite-rounding",
+      llvm::cl::desc(
+          "TFLite int8 arithmetic: 'double' (default) reproduces TFLite "
+          "Micro's reference kernels (DOUBLE_ROUND rescales, TFLite's average "
+          "pooling, MEAN and ADD; declares the TOSA doubleround extension in "
+          "a tosa.target_env module attribute); 'single' uses TOSA's "
+          "SINGLE_ROUND and avg_pool2d, with no attribute: NOT TFLite's "
+          "answers"),
+      llvm::cl::value_desc("double|single"), llvm::cl::init("double"),
+      llvm::cl::cat(importCategory));
   static llvm::cl::opt<bool> tfliteDoubleRound(
       "tflite-double-round",
-      llvm::cl::desc("TFLite: rescale with DOUBLE_ROUND, TFLite's rounding, "
-                     "and declare the TOSA doubleround extension in a "
-                     "tosa.target_env module attribute (default: "
-                     "SINGLE_ROUND, no attribute)"),
+      llvm::cl::desc("Deprecated, no effect: TFLite's double rounding is the "
+                     "default (see --tflite-rounding)"),
       llvm::cl::init(false), llvm::cl::cat(importCategory));
   llvm::cl::HideUnrelatedOptions(importCategory);
   llvm::cl::ParseCommandLineOptions(
@@ -55,6 +64,18 @@ int main(int argc, char **argv) {
       "The format is detected from the file's content. The output is one "
       "func.func of TOSA ops in NHWC layout whose locations carry the model's "
       "node names.\n");
+
+  if (tfliteRounding != "double" && tfliteRounding != "single") {
+    llvm::WithColor::error()
+        << "--tflite-rounding must be 'double' or 'single', not '"
+        << tfliteRounding << "'\n";
+    return 1;
+  }
+  if (tfliteDoubleRound && tfliteRounding == "single") {
+    llvm::WithColor::error() << "--tflite-double-round contradicts "
+                                "--tflite-rounding=single\n";
+    return 1;
+  }
 
   std::string errorMessage;
   std::unique_ptr<llvm::MemoryBuffer> input =
@@ -80,8 +101,9 @@ int main(int argc, char **argv) {
     llvm::WithColor::error() << inputFile << ": the file is empty\n";
     return 1;
   }
-  std::optional<OwningOpRef<ModuleOp>> module = importModel(
-      bytes, inputFile, &context, TFLiteImportOptions{tfliteDoubleRound});
+  std::optional<OwningOpRef<ModuleOp>> module =
+      importModel(bytes, inputFile, &context,
+                  TFLiteImportOptions{tfliteRounding == "double"});
   if (!module) {
     llvm::WithColor::error()
         << inputFile

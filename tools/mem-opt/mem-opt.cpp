@@ -93,6 +93,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
       {"Kernels for the CPU",
        {"arm-dsp-fold-zero-points", "arm-dsp-int8-kernels",
         "arm-mve-int8-kernels"}},
+      {"After the TOSA lowering", {"drop-tosa-target-env"}},
   };
 }
 

@@ -209,9 +209,11 @@ struct CompileOptions {
   bool dspKernels = true;
   /// Int8 convolutions and rescales as MVE kernels on cortex-m55.
   bool mveKernels = true;
-  /// TFLite input: rescale with DOUBLE_ROUND, TFLite's rounding (default:
-  /// SINGLE_ROUND, as mem-opt-import).
-  bool tfliteDoubleRound = false;
+  /// TFLite input: reproduce TFLite Micro's int8 arithmetic, DOUBLE_ROUND
+  /// rescales and TFLite's pooling, MEAN and ADD (default, as
+  /// mem-opt-import); false: TOSA's single rounding, not TFLite's answers
+  /// (TFLiteImportOptions::doubleRound).
+  bool tfliteDoubleRound = true;
 
   /// C name of the model's function (empty: the stem of modelPath for a
   /// model with one public function, `model` for `-`; never `main`).

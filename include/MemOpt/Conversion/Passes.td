@@ -386,6 +386,19 @@ def SetLLVMTargetPass : Pass<"set-llvm-target", "ModuleOp"> {
   ];
 }
 
+def DropTosaTargetEnvPass : Pass<"drop-tosa-target-env", "ModuleOp"> {
+  let summary = "Remove the module's tosa.target_env once TOSA is lowered";
+  let description = [{
+    Removes the `tosa.target_env` module attribute. The TFLite importer
+    declares the target its TOSA needs there (the `doubleround` extension of
+    TFLite's rounding), and `tosa-validate` checks the ops against it; once
+    no TOSA op is left the attribute says nothing, and tools without the
+    TOSA dialect (`mlir-translate`) cannot parse the output that carries it.
+    `cortex-m-pipeline` runs it right after TOSA to linalg. A module without
+    the attribute is left as is.
+  }];
+}
+
 def VerifyDefaultAttributesPass : Pass<"verify-default-attributes"> {
   let summary = "Reject ops whose default-valued attributes the parser left "
                 "empty";
@@ -505,7 +518,8 @@ def MarkFusedElementwisePass
     On scheduled TOSA, before TOSA to linalg: wraps the location of every op
     that the memory model computes inside its only user
     (`isFusedIntoConsumer` in `MemOpt/CostModel/CostModel.h`: the widening
-    rescales and int32 adds of int8 residual adds, the widening rescale of a
+    rescales (or chains of rescales from int8) and int32 adds of int8
+    residual adds, the widening rescale of a
     mean pooling's `tosa.reduce_sum`) in a `FusedLoc` whose metadata is
     `"memopt.fused_into_consumer"`. TOSA to linalg gives the op's lowering
     this location, so `fuse-elementwise-groups` fuses exactly the ops the

@@ -158,7 +158,11 @@ bool isRegisterAccumulator(Operation *op);
 /// mean pooling, as MCU kernels compute them. It holds for
 /// - a widening integer `tosa.rescale` or `tosa.cast` (fewer input than
 ///   result bits) whose only user, in the same block, is a `tosa.add`,
-///   `tosa.sub`, `tosa.mul` (not as its shift) or `tosa.reduce_sum`;
+///   `tosa.sub`, `tosa.mul` (not as its shift) or `tosa.reduce_sum`, or a
+///   rescale or cast of the same width that is fused itself (a chain of
+///   rescales, as TFLite's ADD operands: i8 -> i32 by 2^20, then
+///   i32 -> i32); such a rescale or cast whose input is computed by a
+///   widening op of this kind, read by it alone, is a widening op too;
 /// - a `tosa.add`, `tosa.sub` or `tosa.mul` whose only user is a narrowing
 ///   integer `tosa.rescale` (more input than result bits) and whose every
 ///   operand (but a multiplication's shift) is a widening op fused into it.

@@ -53,11 +53,15 @@ OwningOpRef<ModuleOp> importTFLite(llvm::StringRef bytes,
 
 /// Options of the TFLite importer.
 struct TFLiteImportOptions {
-  /// Emit int8 rescales with TOSA's DOUBLE_ROUND, TFLite's own rounding, and
-  /// declare the `doubleround` extension in a `tosa.target_env` module
-  /// attribute (which tools without the TOSA dialect, such as
-  /// mlir-translate, cannot parse). Off: SINGLE_ROUND, no attribute.
-  bool doubleRound = false;
+  /// Reproduce TFLite Micro's int8 arithmetic (the default): rescales with
+  /// TOSA's DOUBLE_ROUND, TFLite's own rounding, average pooling and MEAN
+  /// rounded and scaled as TFLite's kernels, int8 ADD shifted left before its
+  /// input rescales; the `doubleround` extension is declared in a
+  /// `tosa.target_env` module attribute (which tools without the TOSA dialect,
+  /// such as mlir-translate, cannot parse; mem-opt's Cortex-M pipeline drops
+  /// it after the TOSA lowering). Off: TOSA's SINGLE_ROUND and TOSA's
+  /// average pooling, no attribute; not TFLite's answers.
+  bool doubleRound = true;
 };
 
 /// Imports a TFLite flatbuffer model with \p options.

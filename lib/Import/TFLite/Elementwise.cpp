@@ -9,6 +9,11 @@
 //   reshaped to the output's rank for broadcasting.
 // - int8 ADD is TFLite's: both operands rescaled to i32 at the common scale
 //   2 * max(s_a, s_b) with 20 extra bits, `tosa.add`, rescale to the output.
+//   TFLite shifts each operand left by 20 bits and then rescales it with
+//   double rounding. With TFLite's arithmetic (the default) an operand is
+//   rescaled once, by a multiplier and shift found at import that give
+//   TFLite's value for each of the 256 int8 inputs, and otherwise in two
+//   steps: an exact shift by 20 bits, then TFLite's rescale.
 // - int8 MUL widens both operands to i32 minus their zero points,
 //   `tosa.mul`, and rescales by s_a * s_b / s_out.
 // - RELU and RELU6 are `tosa.clamp` (bounds quantized for integer tensors),
@@ -118,6 +123,63 @@ static LogicalResult checkPerTensor(TFLiteImporter &imp,
   return success();
 }
 
+/// TFLite's SaturatingRoundingDoublingHighMul of \p a and \p b (no
+/// saturation needed: |a * b| < 2^62 here).
+static int64_t doublingHighMul(int64_t a, int64_t b) {
+  int64_t ab = a * b;
+  int64_t nudge = ab >= 0 ? (int64_t(1) << 30) : 1 - (int64_t(1) << 30);
+  return (ab + nudge) / (int64_t(1) << 31);
+}
+
+/// TFLite's RoundingDivideByPOT: \p x / 2^\p e, halves away from zero.
+static int64_t roundingDivideByPOT(int64_t x, int64_t e) {
+  int64_t mask = (int64_t(1) << e) - 1;
+  int64_t remainder = x & mask;
+  int64_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+/// Finds one DOUBLE_ROUND rescale, \p outM and TOSA shift \p outS, of an
+/// int8 ADD operand with zero point \p zp that gives TFLite's value,
+/// MultiplyByQuantizedMultiplierSmallerThanOneExp((x - zp) << 20, m, 31 - s),
+/// for each of the 256 int8 inputs x (findExactRescale, shifts up to 31).
+static bool findExactOperandRescale(int64_t zp, int32_t m, int32_t s,
+                                    int32_t &outM, int32_t &outS) {
+  if (s < 31)
+    return false;
+  SmallVector<int64_t> inputs, targets;
+  for (int64_t x = -128; x <= 127; ++x) {
+    int64_t v = x - zp;
+    inputs.push_back(v);
+    targets.push_back(roundingDivideByPOT(
+        doublingHighMul(v * (int64_t(1) << 20), m), s - 31));
+  }
+  return findExactRescale(inputs, targets, /*maxShift=*/31, outM, outS);
+}
+
+/// Rescales int8 ADD operand \p value (zero point \p zp) to i32 by
+/// \p factor (its scale over twice the larger input scale) with TFLite's
+/// 20-bit left shift: one rescale when one gives TFLite's values
+/// (findExactOperandRescale), otherwise the exact shift and then the
+/// rescale.
+static FailureOr<Value> scaleAddOperand(TFLiteImporter &imp, Value value,
+                                        double factor, int64_t zp,
+                                        Location loc) {
+  RankedTensorType type = withElementType(value, imp.getBuilder().getI32Type());
+  double shift = double(1 << 20);
+  int32_t m, s, exactM, exactS;
+  if (!imp.tfliteArithmetic() || failed(computeMultiplier(factor, m, s)))
+    return imp.rescale(value, type, {factor * shift}, zp, 0, loc);
+  if (findExactOperandRescale(zp, m, s, exactM, exactS))
+    return imp.rescaleFixed(value, type, {exactM},
+                            {static_cast<int8_t>(exactS)}, zp, 0, loc);
+  FailureOr<Value> shifted = imp.rescale(value, type, {shift}, zp, 0, loc);
+  if (failed(shifted))
+    return failure();
+  return imp.rescaleFixed(*shifted, type, {m}, {static_cast<int8_t>(s)}, 0, 0,
+                          loc);
+}
+
 //===----------------------------------------------------------------------===//
 // Converters
 //===----------------------------------------------------------------------===//
@@ -149,12 +211,12 @@ static LogicalResult convertAdd(TFLiteImporter &imp, const tfl::Operator *op) {
   // with 20 extra bits, add in i32, rescale to the output.
   double twiceMax = 2 * std::max(qa.scale(), qb.scale());
   double shift = double(1 << 20);
-  FailureOr<Value> ra = imp.rescale(
-      p->lhs, withElementType(p->lhs, i32), {qa.scale() / twiceMax * shift},
-      qa.zeroPoint(), 0, imp.tensorLoc(out, "lhs"));
-  FailureOr<Value> rb = imp.rescale(
-      p->rhs, withElementType(p->rhs, i32), {qb.scale() / twiceMax * shift},
-      qb.zeroPoint(), 0, imp.tensorLoc(out, "rhs"));
+  FailureOr<Value> ra =
+      scaleAddOperand(imp, p->lhs, qa.scale() / twiceMax, qa.zeroPoint(),
+                      imp.tensorLoc(out, "lhs"));
+  FailureOr<Value> rb =
+      scaleAddOperand(imp, p->rhs, qb.scale() / twiceMax, qb.zeroPoint(),
+                      imp.tensorLoc(out, "rhs"));
   if (failed(ra) || failed(rb))
     return failure();
   Value sum = imp.create("tosa.add", accType, {*ra, *rb}, {}, innerLoc);

@@ -13,12 +13,13 @@
 // quantize/dequantize.
 //
 // Multipliers are computed from the float scales like TFLite's
-// QuantizeMultiplier. By default rescales use SINGLE_ROUND (one rounding,
-// half up), which every LLVM 22 tool accepts; TFLite's reference kernels round
-// twice (rounding doubling high multiply, then rounding shift), so outputs can
-// drift by a few units over deep networks. With `doubleRound` they use
-// DOUBLE_ROUND, TOSA's form of TFLite's rounding (the importer then declares
-// the `doubleround` extension in the module's `tosa.target_env`).
+// QuantizeMultiplier. By default (`doubleRound`) rescales use DOUBLE_ROUND,
+// TOSA's form of TFLite's rounding (rounding doubling high multiply, then
+// rounding right shift, as MultiplyByQuantizedMultiplier), and the importer
+// declares the `doubleround` extension in the module's `tosa.target_env`.
+// The single-rounding option uses SINGLE_ROUND (one rounding, half up), which
+// every LLVM 22 tool accepts but which is not TFLite's answer: outputs can
+// drift by a few units over deep networks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 
 #include <algorithm>
+#include <cassert>
 #include <cmath>
 
 using namespace mlir;
@@ -64,6 +66,60 @@ LogicalResult mlir::memopt::tfliteimport::computeMultiplier(double scale,
   return success();
 }
 
+/// TOSA's apply_scale_32 with DOUBLE_ROUND: \p v * \p m / 2^\p s.
+static int64_t tosaDoubleRound(int64_t v, int64_t m, int64_t s) {
+  int64_t round = int64_t(1) << (s - 1);
+  if (s > 31)
+    round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
+  return (v * m + round) >> s;
+}
+
+/// Floor division of \p a by positive \p b.
+static int64_t floorDiv(int64_t a, int64_t b) {
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+bool mlir::memopt::tfliteimport::findExactRescale(ArrayRef<int64_t> inputs,
+                                                  ArrayRef<int64_t> targets,
+                                                  int32_t maxShift,
+                                                  int32_t &multiplier,
+                                                  int32_t &shift) {
+  assert(inputs.size() == targets.size() && maxShift <= 55 &&
+         "one target per input, shifts that keep target << shift in 64 bits");
+  for (int64_t s = maxShift; s >= 2; --s) {
+    int64_t lo = 0, hi = (int64_t(1) << 31) - 1;
+    for (size_t i = 0; i < inputs.size() && lo <= hi; ++i) {
+      int64_t v = inputs[i], f = targets[i];
+      // floor((v * m + round) / 2^s) == f, round as tosaDoubleRound.
+      int64_t round = int64_t(1) << (s - 1);
+      if (s > 31)
+        round += v >= 0 ? (int64_t(1) << 30) : -(int64_t(1) << 30);
+      int64_t below = f * (int64_t(1) << s) - round,
+              above = (f + 1) * (int64_t(1) << s) - round;
+      // below <= v * m < above.
+      if (v == 0) {
+        if (!(below <= 0 && 0 < above))
+          lo = hi + 1;
+      } else if (v > 0) {
+        lo = std::max(lo, -floorDiv(-below, v));
+        hi = std::min(hi, floorDiv(above - 1, v));
+      } else {
+        lo = std::max(lo, -floorDiv(above - 1, -v));
+        hi = std::min(hi, floorDiv(-below, -v));
+      }
+    }
+    if (lo > hi)
+      continue;
+    for (size_t i = 0; i < inputs.size(); ++i)
+      if (tosaDoubleRound(inputs[i], lo, s) != targets[i])
+        return false;
+    multiplier = static_cast<int32_t>(lo);
+    shift = static_cast<int32_t>(s);
+    return true;
+  }
+  return false;
+}
+
 QuantParams TFLiteImporter::quant(int32_t index) {
   QuantParams q;
   const tfl::QuantizationParameters *p = tensors->Get(index)->quantization();
@@ -97,6 +153,13 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
     multipliers.push_back(m);
     shifts.push_back(static_cast<int8_t>(s));
   }
+  return rescaleFixed(value, resultType, multipliers, shifts, inputZp, outputZp,
+                      loc);
+}
+
+FailureOr<Value> TFLiteImporter::rescaleFixed(
+    Value value, RankedTensorType resultType, ArrayRef<int32_t> multipliers,
+    ArrayRef<int8_t> shifts, int64_t inputZp, int64_t outputZp, Location loc) {
   Type inElt = cast<RankedTensorType>(value.getType()).getElementType();
   Type outElt = resultType.getElementType();
   Type i32 = builder.getI32Type();
@@ -118,14 +181,16 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
         {*wide, reshape(scalarConst(i32, static_cast<double>(inputZp), loc),
                         ones, loc)},
         {}, loc);
-    return rescale(centered, resultType, scales, 0, outputZp, loc);
+    return rescaleFixed(centered, resultType, multipliers, shifts, 0, outputZp,
+                        loc);
   }
   if (outputZp != 0 && !outElt.isInteger(8)) {
     if (!isa<IntegerType>(outElt) || outElt.getIntOrFloatBitWidth() > 32)
       return opError() << "zero point " << outputZp << " on a " << outElt
                        << " tensor is not supported";
     auto wideType = RankedTensorType::get(shape, i32);
-    FailureOr<Value> wide = rescale(value, wideType, scales, inputZp, 0, loc);
+    FailureOr<Value> wide =
+        rescaleFixed(value, wideType, multipliers, shifts, inputZp, 0, loc);
     if (failed(wide))
       return failure();
     Value shifted = create(
@@ -147,7 +212,7 @@ FailureOr<Value> TFLiteImporter::rescale(Value value,
         loc);
     return create("tosa.cast", resultType, {clamped}, {}, loc);
   }
-  auto n = static_cast<int64_t>(scales.size());
+  auto n = static_cast<int64_t>(multipliers.size());
   auto mType = RankedTensorType::get({n}, builder.getI32Type());
   auto sType = RankedTensorType::get({n}, builder.getI8Type());
   Value mult =

@@ -105,6 +105,16 @@ struct QuantParams {
 LogicalResult computeMultiplier(double scale, int32_t &multiplier,
                                 int32_t &shift);
 
+/// Finds one TOSA DOUBLE_ROUND rescale of i32 values, an i32 multiplier
+/// \p multiplier and a shift \p shift (at most \p maxShift, which must not
+/// exceed 55), that maps each of \p inputs to the value at the same index of
+/// \p targets, as TOSA's apply_scale_32 computes it. Each input bounds the
+/// multiplier of a shift to an interval; the largest shift with an integer
+/// in all of them wins. Returns false when no shift from \p maxShift down to
+/// 2 has one.
+bool findExactRescale(ArrayRef<int64_t> inputs, ArrayRef<int64_t> targets,
+                      int32_t maxShift, int32_t &multiplier, int32_t &shift);
+
 class TFLiteImporter;
 
 /// Converts one TFLite operator: checks its operands, builds its TOSA ops at
@@ -267,6 +277,17 @@ public:
   FailureOr<Value> rescale(Value value, RankedTensorType resultType,
                            ArrayRef<double> scales, int64_t inputZp,
                            int64_t outputZp, Location loc);
+  /// `tosa.rescale` of \p value to \p resultType by given \p multipliers and
+  /// TOSA \p shifts (one pair, or one per channel of the last dimension), for
+  /// the operators whose TFLite kernel computes its multiplier otherwise than
+  /// from one real factor.
+  FailureOr<Value> rescaleFixed(Value value, RankedTensorType resultType,
+                                ArrayRef<int32_t> multipliers,
+                                ArrayRef<int8_t> shifts, int64_t inputZp,
+                                int64_t outputZp, Location loc);
+  /// Whether the import reproduces TFLite's arithmetic (double rounding,
+  /// TFLite's pooling and add); otherwise TOSA's single rounding.
+  bool tfliteArithmetic() const { return options.doubleRound; }
   /// Applies fused activation \p act to \p value whose tensor is \p outIndex.
   FailureOr<Value> activation(Value value, tfl::ActivationFunctionType act,
                               int32_t outIndex, Location loc);

@@ -45,5 +45,5 @@
 // -128 and 5, as tflite_tensors.py decodes them).
 // INT8: func.func @main(%arg0: tensor<1x1xi8> {memopt.quant_scale = 0.0244801156 : f32, memopt.quant_zero_point = -128 : i64} {{.*}}) -> (tensor<1x1xi8> {memopt.quant_scale = 0.00829095673 : f32, memopt.quant_zero_point = 5 : i64})
 // INT8: tosa.conv2d {{.*}}acc_type = i32{{.*}} -> tensor<1x1x1x16xi32>
-// INT8: tosa.rescale {{.*}}per_channel = false, rounding_mode = SINGLE_ROUND, scale32 = true{{.*}} -> tensor<1x1x1x16xi8>
+// INT8: tosa.rescale {{.*}}per_channel = false, rounding_mode = DOUBLE_ROUND, scale32 = true{{.*}} -> tensor<1x1x1x16xi8>
 // INT8: tosa.clamp {{.*}}max_val = 127 : i8, min_val = -128 : i8

@@ -10,11 +10,12 @@
 # (QuantizeMultiplier, MultiplyByQuantizedMultiplier with its rounding
 # doubling high multiply and rounding right shift, per-channel convolution,
 # the int8 add with 20 extra bits, average pooling with rounded division,
-# TFLite Micro's SVDF, whose state update wraps). It reads models through
-# tflite_tensors.py, not through mem-opt. `rounding` selects "double"
-# (TFLite's) or "single" (one rounding, half up, as TOSA's SINGLE_ROUND).
-# Softmax is computed in float from the dequantized input and quantized back
-# (TFLite uses a fixed-point table, so its outputs can differ by one unit).
+# TFLite Micro's integer mean, TFLite Micro's SVDF, whose state update
+# wraps). It reads models through tflite_tensors.py, not through mem-opt.
+# `rounding` selects "double" (TFLite's) or "single" (one rounding, half up,
+# as TOSA's SINGLE_ROUND). Softmax is computed in float from the dequantized
+# input and quantized back (TFLite uses a fixed-point table, so its outputs
+# can differ by one unit).
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -78,6 +79,21 @@ def mbqm(x, m, rounding):
     rem = high & mask
     threshold = (mask >> 1) + (high < 0)
     return (high >> right) + (rem > threshold)
+
+
+def mbqm_fixed(x, q, shift):
+    """MultiplyByQuantizedMultiplier on an int64 array with a given
+    multiplier q and TFLite shift (positive: left), double rounding."""
+    x = np.clip(x.astype(np.int64) * (1 << max(shift, 0)), I32_MIN, I32_MAX)
+    ab = x * q
+    num = ab + np.where(ab >= 0, 1 << 30, 1 - (1 << 30))
+    high = np.where(num >= 0, num // (1 << 31), -((-num) // (1 << 31)))
+    right = max(-shift, 0)
+    if right == 0:
+        return high
+    mask = (1 << right) - 1
+    threshold = (mask >> 1) + (high < 0)
+    return (high >> right) + ((high & mask) > threshold)
 
 
 class Model:
@@ -236,17 +252,22 @@ def run(decoded, inputs, rounding="double", states=None, stats=None):
         elif kind == "TRANSPOSE":
             v[out] = np.transpose(get(ins[0]), m.const(ins[1]))
         elif kind == "MEAN":
-            # Sum minus zero points, requantize, then divide by the count
-            # rounding half away from zero (TFLite's integer mean).
+            # TFLite Micro's integer mean (reduce.h, QuantizedMeanOrSum):
+            # the sum minus count * zero point, times QuantizeMultiplier(
+            # s_in / s_out) with the count folded into the multiplier,
+            # (q << k) // count with 2^k <= count (k <= 32, shift - k >= -31).
             x = get(ins[0]).astype(np.int64)
             axes = tuple(int(a) % x.ndim for a in m.const(ins[1]).ravel())
             si, zi = m.q(ins[0])
             so, zo = m.q(out)
             cnt = int(np.prod([x.shape[a] for a in axes]))
             acc = (x - zi[0]).sum(axis=axes)
-            acc = mbqm(acc, si[0] / so[0], rounding)
-            acc = np.where(acc > 0, (acc + cnt // 2) // cnt,
-                           -((-acc + cnt // 2) // cnt))
+            if rounding == "single":
+                acc = mbqm(acc, si[0] / (so[0] * cnt), rounding)
+            else:
+                q, shift = quantize_multiplier(si[0] / so[0])
+                k = min(cnt.bit_length() - 1, 32, 31 + shift)
+                acc = mbqm_fixed(acc, ((q << k) // cnt), shift - k)
             v[out] = np.clip(acc + zo[0], -128, 127).reshape(tout["shape"])
         elif kind in ("RESHAPE",):
             v[out] = get(ins[0]).reshape(tout["shape"])
