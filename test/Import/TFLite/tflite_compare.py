@@ -12,9 +12,9 @@
 # (tflite_reference.py, reading the file through tflite_tensors.py) on the
 # same inputs, with TFLite's double rounding and with TOSA's single rounding.
 # Prints the largest difference, in output units, against each, and "PASS"
-# when the imported model is within TOLERANCE (environment, default 1: the
-# float softmax and the integer mean can differ by one unit) of TFLite's
-# double rounding, which the importer's DOUBLE_ROUND rescales follow.
+# when the imported model is within TOLERANCE (environment, default 1) of
+# TFLite's double rounding, which the importer's DOUBLE_ROUND rescales
+# follow.
 #
 # ===----------------------------------------------------------------------=== #
 

@@ -11,11 +11,12 @@
 # doubling high multiply and rounding right shift, per-channel convolution,
 # the int8 add with 20 extra bits, average pooling with rounded division,
 # TFLite Micro's integer mean, TFLite Micro's SVDF, whose state update
-# wraps). It reads models through tflite_tensors.py, not through mem-opt.
-# `rounding` selects "double" (TFLite's) or "single" (one rounding, half up,
-# as TOSA's SINGLE_ROUND). Softmax is computed in float from the dequantized
-# input and quantized back (TFLite uses a fixed-point table, so its outputs
-# can differ by one unit).
+# wraps, the int8 softmax in gemmlowp's fixed-point arithmetic). It reads
+# models through tflite_tensors.py, not through mem-opt. `rounding` selects
+# "double" (TFLite's) or "single" (one rounding, half up, as TOSA's
+# SINGLE_ROUND) for the rescales; the softmax is TFLite's in both. A float or
+# int16-input softmax is computed in float from the dequantized input and
+# quantized back.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -159,6 +160,107 @@ def patches(x, kh, kw, sh, sw, dh, dw, padding, fill):
     return out, valid
 
 
+# --- TFLite's int8 softmax (reference_ops::Softmax), from the formulas of
+# gemmlowp's fixed-point arithmetic, in Python integers. A FixedPoint value
+# with k integer bits is an int32 raw r meaning r / 2^(31 - k).
+
+def srdhm(a, b):
+    """Saturating rounding doubling high multiply: a * b / 2^31 rounded to
+    nearest, halves away from zero (C++ division truncates toward zero)."""
+    if a == b == I32_MIN:
+        return I32_MAX
+    ab = a * b
+    num = ab + ((1 << 30) if ab >= 0 else 1 - (1 << 30))
+    return num // (1 << 31) if num >= 0 else -((-num) // (1 << 31))
+
+
+def rdbpot(x, e):
+    """x / 2^e rounded to nearest, halves away from zero."""
+    if e == 0:
+        return x
+    q, r = divmod(x, 1 << e)  # floor division, r >= 0
+    half = 1 << (e - 1)
+    return q + (1 if r > half or (r == half and x >= 0) else 0)
+
+
+def sat_shl(x, e):
+    """gemmlowp's saturating multiplication of an int32 by 2^e, e > 0."""
+    return max(I32_MIN, min(I32_MAX, x * (1 << e)))
+
+
+def fp_exp_negative(a, int_bits):
+    """exp(a / 2^(31 - int_bits)) for a <= 0 as a Q0.31 raw value: a Taylor
+    polynomial around -1/8 on the remainder modulo 1/4, times exp(-1/4),
+    exp(-1/2), ..., exp(-16) (Q0.31 constants) for each bit of the whole
+    quarters; exp(0) is the largest raw value."""
+    frac = 31 - int_bits
+    quarter = 1 << (frac - 2)
+    mod = (a & (quarter - 1)) - quarter
+    y = sat_shl(mod, int_bits) if int_bits else mod  # to Q0.31
+    # exp on [-1/4, 0): e^(-1/8) (1 + x + x^2/2 + x^3/6 + x^4/24), x = y + 1/8.
+    c, third = 1895147668, 715827883
+    x = y + (1 << 28)
+    x2 = srdhm(x, x)
+    x3 = srdhm(x2, x)
+    x4 = srdhm(x2, x2)
+    poly = rdbpot(srdhm(rdbpot(x4, 2) + x3, third) + x2, 1)
+    result = c + srdhm(c, x + poly)
+    rem = mod - a
+    for k, m in zip(range(-2, 5), (1672461947, 1302514674, 790015084,
+                                   290630308, 39332535, 720401, 242)):
+        if int_bits > k and rem & (1 << (frac + k)):
+            result = srdhm(result, m)
+    if int_bits > 5 and a < -(1 << (36 - int_bits)):
+        result = 0
+    return I32_MAX if a == 0 else result
+
+
+def fp_one_over_one_plus_x(a):
+    """1 / (1 + a) for Q0.31 a in [0, 1): Newton-Raphson in Q2.29 on
+    d = (1 + a) / 2 from 48/17 - 32/17 d; the Q0.31 result."""
+    d = (a + I32_MAX + 1) // 2  # RoundingHalfSum(a, One), a >= 0
+    x = 1515870810 + srdhm(d, -1010580540)
+    for _ in range(3):
+        err = (1 << 29) - srdhm(d, x)
+        x = x + sat_shl(srdhm(x, err), 2)
+    return sat_shl(x, 1)
+
+
+def softmax_params(beta, scale):
+    """PreprocessSoftmaxScaling and CalculateInputRadius for 5 integer bits:
+    (multiplier, left shift, diff_min)."""
+    real = min(beta * scale * (1 << 26), float((1 << 31) - 1))
+    if not real > 1.0:
+        raise SystemExit("reference: softmax multiplier %g not above 1" % real)
+    q, shift = quantize_multiplier(real)
+    diff_min = -math.floor(31.0 * (1 << 26) / (1 << shift))
+    return q, shift, diff_min
+
+
+def softmax_int8(x, beta, scale, out_bits):
+    """TFLite's int8 softmax over the last axis of int array x, to int8
+    (zero point -128) or int16 (zero point -32768) output values."""
+    q, shift, diff_min = softmax_params(beta, scale)
+    lo, hi = -(1 << (out_bits - 1)), (1 << (out_bits - 1)) - 1
+    flat = x.reshape(-1, x.shape[-1])
+    out = np.empty(flat.shape, np.int64)
+    for r, row in enumerate(flat):
+        row = [int(v) for v in row]
+        mx = max(row)
+        exps = [fp_exp_negative(srdhm((v - mx) << shift, q), 5)
+                if v - mx >= diff_min else None for v in row]
+        total = sum(rdbpot(e, 12) for e in exps if e is not None)  # Q12.19
+        # GetReciprocal: the sum normalized into [1, 2) by its leading zeros.
+        zeros = 32 - total.bit_length()
+        recip = fp_one_over_one_plus_x(((total << zeros) & I32_MAX))
+        exponent = (12 - zeros) + 31 - out_bits
+        assert 0 <= exponent <= 31, exponent
+        for c, e in enumerate(exps):
+            out[r, c] = lo if e is None else max(lo, min(
+                hi, rdbpot(srdhm(recip, e), exponent) + lo))
+    return out.reshape(x.shape)
+
+
 def run(decoded, inputs, rounding="double", states=None, stats=None):
     """Runs the model on `inputs` (numpy arrays); returns the outputs and
     the updated SVDF states (in operator order). `stats`, a dict, receives
@@ -271,6 +373,11 @@ def run(decoded, inputs, rounding="double", states=None, stats=None):
             v[out] = np.clip(acc + zo[0], -128, 127).reshape(tout["shape"])
         elif kind in ("RESHAPE",):
             v[out] = get(ins[0]).reshape(tout["shape"])
+        elif kind == "SOFTMAX" and m.t[ins[0]]["type"] == "i8":
+            si, _ = m.q(ins[0])
+            v[out] = softmax_int8(get(ins[0]).astype(np.int64),
+                                  o.get("beta") or 1.0, si[0],
+                                  8 if tout["type"] == "i8" else 16)
         elif kind == "SOFTMAX":
             x = get(ins[0]).astype(np.float64)
             si, zi = m.q(ins[0])
