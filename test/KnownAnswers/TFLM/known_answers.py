@@ -19,13 +19,14 @@
 #   record --tflm-run PROG --shared DIR  runs PROG (tflm-run, README.md) on
 #       every case and writes answers.json (how the answers were made).
 #   check --tools BIN --shared DIR --work DIR [--qemu] [--import-arg A]...
-#         [--compile-arg C]... [--only CASE]...
+#         [--compile-arg C]... [--only CASE]... [--states]
 #       imports each model with mem-opt-import (default options plus A),
 #       runs it on the host with mem-opt-run on every input, and with --qemu
 #       instead compiles it with mem-opt-compile (defaults plus C) and runs
 #       it on QEMU's Cortex-M4 and M7 boards on one input
 #       (test/Pipelines/firmware/run_model.py --inputs); every output byte
-#       must equal TFLite Micro's (float outputs: within FLOAT_RTOL). Prints
+#       must equal TFLite Micro's (float outputs: within FLOAT_RTOL); with
+#       --states, the variable tensors after the call instead. Prints
 #       "OK <where> <case> <input>" or "FAIL ...: what differs" per check;
 #       exit status 1 on any FAIL.
 #
@@ -45,6 +46,7 @@ import random
 import struct
 import subprocess
 import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SRC = os.path.dirname(os.path.dirname(HERE))
@@ -259,6 +261,15 @@ def firstDiff(got, want, floats):
         len(bad), len(want), bad[0], got[bad[0]], want[bad[0]])
 
 
+def pick(raw, outputs, states, want_states):
+    """mem-opt's results are the model's outputs and then its variable
+    tensors; the part asked for (all of it if the size is wrong, so that
+    the comparison reports that)."""
+    if len(raw) != outputs + states:
+        return raw
+    return raw[outputs:] if want_states else raw[:outputs]
+
+
 def check(args):
     answers = json.load(open(args.answers))
     os.makedirs(args.work, exist_ok=True)
@@ -280,10 +291,15 @@ def check(args):
             continue
         states = stateBytes(path)
         floats = floatOutputs(path)
+        if args.states and not states:
+            continue
         for name in INPUTS:
             known = answers[case][name]
-            want = bytes.fromhex(known["outputs"]) + bytes.fromhex(
-                known["states"])
+            want = bytes.fromhex(known["outputs"])
+            keep = len(want)
+            if args.states:
+                want = bytes.fromhex(known["states"])
+            start = time.time()
             inp = os.path.join(args.work, "%s.%s.in" % (case, name))
             open(inp, "wb").write(modelInputs(path, name) + states)
             if not args.qemu:
@@ -292,7 +308,9 @@ def check(args):
                                  "--entry=main", "--inputs=" + inp,
                                  "--outputs=" + out])
                 err = ("mem-opt-run failed\n" + log if code else
-                       firstDiff(open(out, "rb").read(), want, floats))
+                       firstDiff(pick(open(out, "rb").read(), keep,
+                                      len(states), args.states), want,
+                                 floats))
             elif name != QEMU_INPUT:
                 continue
             else:
@@ -308,15 +326,18 @@ def check(args):
                 for cpu in ("cortex-m4", "cortex-m7"):
                     out = os.path.join(work, cpu, "out.bin")
                     if err is None:
-                        diff = firstDiff(open(out, "rb").read(), want,
-                                         floats)
+                        diff = firstDiff(pick(open(out, "rb").read(), keep,
+                                              len(states), args.states),
+                                         want, floats)
                         err = diff and "%s: %s" % (cpu, diff)
-            where = "qemu" if args.qemu else "host"
+            where = ("qemu" if args.qemu else "host") + (
+                " states" if args.states else "")
             if err:
                 print("FAIL %s %s %s: %s" % (where, case, name, err))
                 status = 1
             else:
-                print("OK %s %s %s: %d bytes" % (where, case, name, len(want)))
+                print("OK %s %s %s: %d bytes (%.0f s)" % (
+                    where, case, name, len(want), time.time() - start))
             sys.stdout.flush()
     return status
 
@@ -346,6 +367,9 @@ def main():
     p.add_argument("--import-arg", action="append", default=[])
     p.add_argument("--compile-arg", action="append", default=[])
     p.add_argument("--only", action="append", default=[])
+    p.add_argument("--states", action="store_true",
+                   help="compare the variable tensors after the call "
+                   "instead of the outputs (models that have some)")
     args = ap.parse_args()
     if args.cmd == "strip-softmax":
         stripSoftmax(args.src, args.dst)
