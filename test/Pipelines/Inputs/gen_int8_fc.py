@@ -18,40 +18,14 @@
 #   python3 gen_int8_fc.py > int8_fc.mlir
 # ===--------------------------------------------------------------------=== #
 
-import random
+import os
+import sys
 
-rng = random.Random(11)
-lines, counter = [], [0]
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from int8_tosa import ConstWriter, t  # noqa: E402
 
-
-def t(shape, dtype):
-    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
-
-
-def const(shape, dtype, lo, hi):
-    """A random constant tensor; returns its SSA name."""
-    name = "%%c%d" % counter[0]
-    counter[0] += 1
-    n = 1
-    for d in shape:
-        n *= d
-    flat = [rng.randint(lo, hi) for _ in range(n)]
-
-    def nest(vals, dims):
-        if len(dims) == 1:
-            return "[" + ", ".join(map(str, vals)) + "]"
-        step = len(vals) // dims[0]
-        return "[" + ", ".join(nest(vals[i * step:(i + 1) * step], dims[1:])
-                               for i in range(dims[0])) + "]"
-
-    lines.append('  %s = "tosa.const"() <{values = dense<%s> : %s}> : () -> %s'
-                 % (name, nest(flat, shape), t(shape, dtype), t(shape, dtype)))
-    return name
-
-
-def scalar(name, value, dtype):
-    lines.append('  %%%s = "tosa.const"() <{values = dense<%d> : tensor<1x%s>}> '
-                 ': () -> tensor<1x%s>' % (name, value, dtype, dtype))
+writer = ConstWriter(11)
+lines, const, scalar = writer.lines, writer.const, writer.scalar
 
 
 def reshape(x, src, dst, name):
