@@ -26,6 +26,7 @@ from int8_tosa import ConstWriter, t  # noqa: E402
 
 writer = ConstWriter(11)
 lines, const, scalar = writer.lines, writer.const, writer.scalar
+rescale = writer.rescale
 
 
 def reshape(x, src, dst, name):
@@ -35,20 +36,6 @@ def reshape(x, src, dst, name):
     lines.append('  %%%s = tosa.reshape %s, %%%s_shape : (%s, !tosa.shape<%d>) '
                  '-> %s loc("%s")' % (name, x, name, t(src, "i8"), len(dst),
                                       t(dst, "i8"), name))
-    return "%" + name
-
-
-def rescale(x, shape, name):
-    c = shape[-1]
-    mult = const([c], "i32", 1 << 29, (1 << 30) - 1)
-    shift = const([c], "i8", 36, 38)
-    lines.append(
-        '  %%%s = tosa.rescale %s, %s, %s, %%zp32, %%ozp {input_unsigned = '
-        'false, output_unsigned = false, per_channel = true, rounding_mode = '
-        'SINGLE_ROUND, scale32 = true} : (%s, %s, %s, tensor<1xi32>, '
-        'tensor<1xi8>) -> %s loc("%s")'
-        % (name, x, mult, shift, t(shape, "i32"), t([c], "i32"), t([c], "i8"),
-           t(shape, "i8"), name))
     return "%" + name
 
 

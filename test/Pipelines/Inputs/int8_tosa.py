@@ -6,7 +6,8 @@
 #
 # What the int8 model generators of this directory (gen_int8_fc.py,
 # gen_int8_fused.py) share: tensor type text and a writer of TOSA lines whose
-# constants are seeded random tensors named %c0, %c1, ...
+# constants are seeded random tensors named %c0, %c1, ..., and their
+# per-channel rescale.
 #
 # ===------------------------------------------------------------------------=== #
 
@@ -53,4 +54,20 @@ class ConstWriter:
         self.lines.append(
             '  %%%s = "tosa.const"() <{values = dense<%d> : tensor<1x%s>}> '
             ': () -> tensor<1x%s>' % (name, value, dtype, dtype))
+        return "%" + name
+
+    def rescale(self, x, shape, name):
+        """A per-channel SINGLE_ROUND rescale of the i32 %x to i8 with seeded
+        multipliers and shifts 36-38; the zero points are the function's
+        %zp32 and %ozp. Returns its SSA name."""
+        c = shape[-1]
+        mult = self.const([c], "i32", 1 << 29, (1 << 30) - 1)
+        shift = self.const([c], "i8", 36, 38)
+        self.lines.append(
+            '  %%%s = tosa.rescale %s, %s, %s, %%zp32, %%ozp {input_unsigned = '
+            'false, output_unsigned = false, per_channel = true, rounding_mode = '
+            'SINGLE_ROUND, scale32 = true} : (%s, %s, %s, tensor<1xi32>, '
+            'tensor<1xi8>) -> %s loc("%s")'
+            % (name, x, mult, shift, t(shape, "i32"), t([c], "i32"),
+               t([c], "i8"), t(shape, "i8"), name))
         return "%" + name
