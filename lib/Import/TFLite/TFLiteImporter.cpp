@@ -427,6 +427,22 @@ LogicalResult TFLiteImporter::importOperator(const tfl::Operator *op) {
   return convert(*this, op);
 }
 
+/// Erases the reshapes and shape constants no op uses (a reshape that
+/// reshape() bypassed). An erased reshape named a tensor: its source takes
+/// the name, so every tensor of the model keeps an op that carries it.
+static void eraseDeadViews(Block &body) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+    StringRef name = op.getName().getStringRef();
+    if ((name != "tosa.reshape" && name != "tosa.const_shape") ||
+        !op.use_empty())
+      continue;
+    if (name == "tosa.reshape")
+      if (Operation *source = op.getOperand(0).getDefiningOp())
+        source->setLoc(op.getLoc());
+    op.erase();
+  }
+}
+
 OwningOpRef<ModuleOp> TFLiteImporter::run() {
   if (!model->subgraphs() || model->subgraphs()->size() == 0) {
     fileError() << "the model has no subgraph";
@@ -519,6 +535,7 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
   // SVDF states: their arguments were added when first used.
   llvm::append_range(results, stateResults);
   func::ReturnOp::create(builder, fileLoc, results);
+  eraseDeadViews(*body);
   SmallVector<Type> finalArgs = llvm::to_vector(body->getArgumentTypes());
   func.setFunctionType(
       builder.getFunctionType(finalArgs, ValueRange(results).getTypes()));
