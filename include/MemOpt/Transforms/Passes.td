@@ -60,10 +60,11 @@ def MemoryReportPass : Pass<"memory-report", "ModuleOp"> {
     By default the steps are the ops as written, the ones `memory-schedule`
     orders and certifies. `canonicalize=true` reports a copy of each function
     after `canonicalize` and `cse`, the first stage of `cortex-m-pipeline`,
-    which folds ops away (an imported int8 `tosa.clamp` to [-128, 127], a
-    reshape of a reshape) and merges duplicates: the steps that the pipeline
-    schedules and `mem-opt-compile --report` counts (person_detect: 70 steps
-    as imported, 43 canonicalized, as in the compile report).
+    which folds ops away (a `tosa.clamp` to the whole int8 range, a reshape
+    of a reshape) and merges duplicates: the steps that the pipeline
+    schedules and `mem-opt-compile --report` counts. The TFLite importer
+    emits nothing these fold, so on an imported `.tflite` both give the
+    compile report's steps.
     The IR is not changed. The report goes to stderr unless `output=` names a
     file. `format=text` (default) prints a table per function:
 

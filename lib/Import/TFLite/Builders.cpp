@@ -60,6 +60,11 @@ Value TFLiteImporter::reshape(Value value, ArrayRef<int64_t> shape,
   auto type = cast<RankedTensorType>(value.getType());
   if (type.getShape() == shape)
     return value;
+  // A reshape of a reshape views the first one's source, as canonicalize
+  // folds it: the IR then has the steps the compile pipeline schedules.
+  if (Operation *def = value.getDefiningOp();
+      def && def->getName().getStringRef() == "tosa.reshape")
+    return reshape(def->getOperand(0), shape, loc);
   return create("tosa.reshape",
                 RankedTensorType::get(shape, type.getElementType()),
                 {value, shapeConst(shape, loc)}, {}, loc);

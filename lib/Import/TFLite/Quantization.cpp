@@ -291,6 +291,16 @@ FailureOr<Value> TFLiteImporter::activation(Value value,
       qmax = std::min(qmax, quantize(hi));
     if (qmin > qmax)
       qmin = qmax;
+    // A clamp to the whole range (RELU with the lowest zero point) changes
+    // nothing: emit none, so every tool sees the ops the compile pipeline
+    // sees, and give its location (the output tensor's name) to the op it
+    // would have followed.
+    if (qmin == -(int64_t(1) << (width - 1)) &&
+        qmax == (int64_t(1) << (width - 1)) - 1) {
+      if (Operation *def = value.getDefiningOp())
+        def->setLoc(loc);
+      return value;
+    }
     minAttr = builder.getIntegerAttr(elt, qmin);
     maxAttr = builder.getIntegerAttr(elt, qmax);
   }

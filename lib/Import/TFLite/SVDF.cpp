@@ -204,10 +204,16 @@ static LogicalResult convertSvdf(TFLiteImporter &imp, const tfl::Operator *op) {
   Value perFilter = imp.create(
       "tosa.reduce_sum", RankedTensorType::get({b, f, 1}, accElt), {prod},
       {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
-  Value perUnit = imp.create(
-      "tosa.reduce_sum", RankedTensorType::get({b, u, 1}, accElt),
-      {imp.reshape(perFilter, {b, u, r}, timeLoc)},
-      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
+  // Rank 1 has one filter per unit: nothing to sum (canonicalize would fold
+  // the sum over an axis of size 1).
+  Value perUnit =
+      r == 1 ? perFilter
+             : imp.create("tosa.reduce_sum",
+                          RankedTensorType::get({b, u, 1}, accElt),
+                          {imp.reshape(perFilter, {b, u, r}, timeLoc)},
+                          {builder.getNamedAttr(
+                              "axis", builder.getI32IntegerAttr(2))},
+                          timeLoc);
   Value result = imp.reshape(perUnit, {b, u}, timeLoc);
   if (bias >= 0) {
     if (imp.tensorType(bias).getElementType() != accElt ||

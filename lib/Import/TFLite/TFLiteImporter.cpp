@@ -427,6 +427,33 @@ LogicalResult TFLiteImporter::importOperator(const tfl::Operator *op) {
   return convert(*this, op);
 }
 
+/// Erases the reshapes and shape constants no op uses (a reshape that
+/// reshape() bypassed). An erased reshape named a tensor, a view of its
+/// source's result: the source takes the name, so every tensor of the model
+/// keeps an op that carries it. A source that helped define the same tensor
+/// (`name#act`) gives its location up; one that defines another tensor
+/// holds both names, its own first.
+static void eraseDeadViews(Block &body) {
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+    StringRef kind = op.getName().getStringRef();
+    if ((kind != "tosa.reshape" && kind != "tosa.const_shape") ||
+        !op.use_empty())
+      continue;
+    Operation *source =
+        kind == "tosa.reshape" ? op.getOperand(0).getDefiningOp() : nullptr;
+    auto view = dyn_cast<NameLoc>(op.getLoc());
+    if (source && view) {
+      auto own = dyn_cast<NameLoc>(source->getLoc());
+      bool helper = !own || own.getName().getValue().starts_with(
+                                (view.getName().getValue() + "#").str());
+      source->setLoc(helper ? op.getLoc()
+                            : FusedLoc::get(op.getContext(),
+                                            {source->getLoc(), op.getLoc()}));
+    }
+    op.erase();
+  }
+}
+
 OwningOpRef<ModuleOp> TFLiteImporter::run() {
   if (!model->subgraphs() || model->subgraphs()->size() == 0) {
     fileError() << "the model has no subgraph";
@@ -519,6 +546,7 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
   // SVDF states: their arguments were added when first used.
   llvm::append_range(results, stateResults);
   func::ReturnOp::create(builder, fileLoc, results);
+  eraseDeadViews(*body);
   SmallVector<Type> finalArgs = llvm::to_vector(body->getArgumentTypes());
   func.setFunctionType(
       builder.getFunctionType(finalArgs, ValueRange(results).getTypes()));

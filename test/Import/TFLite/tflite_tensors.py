@@ -10,8 +10,10 @@
 # the first subgraph, the operators and every tensor's name, type, shape and
 # byte size. With --check FILE.mlir it compares the file's tensors against
 # the imported TOSA module: each tensor that an op produces or the function
-# takes (matched by its `loc("name")`) must have the same shape and element
-# byte size. Exit status 1 on any mismatch. With --mutate it writes damaged
+# takes (matched by its `loc("name")`) must have the same shape, up to
+# dimensions of size 1 (the importer leaves out a reshape that only adds
+# or drops them: [1, 16] may be held as [1, 1, 1, 16]), and element byte
+# size. Exit status 1 on any mismatch. With --mutate it writes damaged
 # or altered copies of a model for the error tests.
 #
 # Field slots (TFLite schema order): Model{version, operator_codes,
@@ -184,27 +186,32 @@ def decode(path):
 
 
 def location_names(text):
-    """Maps each location alias to the op's name: `#loc3 = loc("name")`, a
-    name with a child (the layer), `loc("name"(#loc7))`, a weight mark
-    around a name, `loc(fused<"memopt.weight">[#loc2])`, and that with the
-    layer, `loc(fused[#loc12, #loc11])`."""
+    """Maps each location alias to the names of the tensors the op holds:
+    `#loc3 = loc("name")`, a name with a child (the layer),
+    `loc("name"(#loc7))`, a weight mark around a name,
+    `loc(fused<"memopt.weight">[#loc2])`, that with the layer,
+    `loc(fused[#loc12, #loc11])`, and an op that also holds a view of its
+    result, the importer's `loc(fused[#loc4, #loc9])` of two names. A layer
+    (`loc(fused<{...}>[...])`) names no tensor."""
     raw = dict(re.findall(r'^(#loc\d*) = (loc\(.*\))$', text, re.M))
     names = {}
     for key, value in raw.items():
         m = re.match(r'loc\("([^"]*)"', value)
         if m:
-            names[key] = m.group(1)
-    # Fused locations name what their first location names (a weight mark,
-    # then the layer); aliases may refer to later ones, so resolve twice.
+            names[key] = [m.group(1)]
+    # Fused locations name what their parts name; aliases may refer to later
+    # ones, so resolve twice.
     for _ in range(2):
         for key, value in raw.items():
-            m = re.match(r'loc\(fused(?:<"memopt.weight">)?\[(#loc\d*|"[^"]*")',
-                         value)
-            if m and key not in names:
-                inner = m.group(1)
-                name = inner[1:-1] if inner.startswith('"') else names.get(inner)
-                if name is not None:
-                    names[key] = name
+            m = re.match(r'loc\(fused(?:<"memopt.weight">)?\[(.*)\]\)$', value)
+            if not m or key in names:
+                continue
+            found = []
+            for part in re.findall(r'#loc\d*|"[^"]*"', m.group(1)):
+                found += [part[1:-1]] if part.startswith('"') else \
+                    names.get(part, [])
+            if found:
+                names[key] = found
     return names
 
 
@@ -223,8 +230,8 @@ def mlir_tensors(path):
         if not m or "->" not in line and ":" not in line:
             continue
         key = m.group(1)
-        name = key[1:-1] if key.startswith('"') else locs.get(key)
-        if name is None:
+        held = [key[1:-1]] if key.startswith('"') else locs.get(key)
+        if not held:
             continue
         # The result type is the last tensor type before the loc.
         types = re.findall(typ, line[:m.start()])
@@ -234,14 +241,16 @@ def mlir_tensors(path):
         shape = [int(x) for x in dims.split("x") if x] if dims else []
         # The op that defines a tensor is the last one carrying its name;
         # earlier ones are helpers (accumulators, rescales).
-        found[name] = (shape, elt)
+        for name in held:
+            found[name] = (shape, elt)
     # Function arguments: %arg0: tensor<...> {attributes}? loc("name")
     for m in re.finditer(r'%arg\d+: ' + typ +
                          r'(?: \{[^}]*\})? loc\((#loc\d*|"[^"]*")\)', text):
         dims, elt, key = m.groups()
-        name = key[1:-1] if key.startswith('"') else locs.get(key)
+        held = [key[1:-1]] if key.startswith('"') else locs.get(key, [])
         shape = [int(x) for x in dims.split("x") if x] if dims else []
-        found.setdefault(name, (shape, elt))
+        for name in held:
+            found.setdefault(name, (shape, elt))
     return found
 
 
@@ -310,7 +319,7 @@ def mlir_constants(path):
         if not m:
             continue
         payload, dims, elt, key = m.groups()
-        name = key[1:-1] if key.startswith('"') else locs.get(key)
+        name = key[1:-1] if key.startswith('"') else locs.get(key, [None])[0]
         count = 1
         for d in dims.split("x") if dims else []:
             count *= int(d)
@@ -364,7 +373,8 @@ def main():
         n = sizes[elt]
         for d in shape:
             n *= d
-        if shape != t["shape"] or n != t["bytes"]:
+        squeezed = [d for d in shape if d != 1]
+        if squeezed != [d for d in t["shape"] if d != 1] or n != t["bytes"]:
             print("tensor %d '%s': file %s %s (%d bytes), imported %s %s "
                   "(%d bytes)" % (i, t["name"], t["shape"], t["type"],
                                   t["bytes"], shape, elt, n))
