@@ -101,19 +101,10 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &requested,
           options.choosesSpeed() ? &speedChoice : nullptr)))
     return failure();
   if (options.choosesSpeed()) {
-    double defaultEstimate = 0, speedEstimate = 0;
-    for (const SpeedChoice::Function &function : speedChoice.functions) {
-      defaultEstimate += function.defaultEstimate;
-      speedEstimate +=
-          function.fast ? function.speedEstimate : function.defaultEstimate;
-    }
-    progress.print(llvm::formatv(
-        "--optimize=speed: -O2's code for {0} of {1} functions, estimated "
-        "{2:F1}% fewer instructions than the default",
-        speedChoice.fastFunctions, speedChoice.functions.size(),
-        defaultEstimate > 0
-            ? 100.0 * (defaultEstimate - speedEstimate) / defaultEstimate
-            : 0.0));
+    progress.print(llvm::formatv("--optimize=speed: -O2's code for {0} of {1} "
+                                 "functions, the default's for the others",
+                                 speedChoice.fastFunctions,
+                                 speedChoice.functions.size()));
     // The one line that says a level cannot win (a remark: --quiet drops
     // it).
     if (speedChoice.fastFunctions == 0)
