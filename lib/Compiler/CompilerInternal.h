@@ -240,9 +240,10 @@ LogicalResult optimizeLLVMModule(MLIRContext *context, llvm::Module &llvmModule,
                                  SpeedChoice *speedChoice = nullptr);
 
 /// Optimizes \p llvmModule, whose loop nests are extracted, for
-/// `--optimize=speed`: each function gets `-O2`'s code if its estimated
-/// instructions per call are lower than with the default's `-Os`, else the
-/// default's code (SpeedChoice.cpp).
+/// `--optimize=speed`: each function gets `-O2`'s code if every loop of
+/// both versions has a constant trip count and its estimated instructions
+/// per call are lower than with the default's `-Os` by more than a margin,
+/// else the default's code (SpeedChoice.cpp).
 FailureOr<SpeedChoice> optimizeForSpeed(MLIRContext *context,
                                         llvm::Module &llvmModule,
                                         llvm::TargetMachine &machine);
