@@ -82,8 +82,11 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &requested,
       createTargetMachine(context, *target, level);
   if (!machine)
     return failure();
-  progress.print("translating to LLVM IR and optimizing (-O" +
-                 stringifyOptLevel(level) + ")");
+  progress.print("translating to LLVM IR and optimizing (" +
+                 (options.choosesSpeed()
+                      ? std::string("-Os or -O2 per layer")
+                      : "-O" + stringifyOptLevel(level).str()) +
+                 ")");
   TimingScope translateTiming = timing.nest("Translate to LLVM IR");
   llvm::LLVMContext llvmContext;
   std::unique_ptr<llvm::Module> llvmModule =
@@ -92,9 +95,23 @@ mlir::memopt::compileModule(ModuleOp module, const CompileOptions &requested,
   if (!llvmModule)
     return emitError(UnknownLoc::get(context))
            << "cannot translate the lowered module to LLVM IR";
-  if (failed(optimizeLLVMModule(context, *llvmModule, *machine, level, progress,
-                                timing)))
+  SpeedChoice speedChoice;
+  if (failed(optimizeLLVMModule(
+          context, *llvmModule, *machine, level, progress, timing,
+          options.choosesSpeed() ? &speedChoice : nullptr)))
     return failure();
+  if (options.choosesSpeed()) {
+    progress.print(llvm::formatv("--optimize=speed: -O2's code for {0} of {1} "
+                                 "functions, the default's for the others",
+                                 speedChoice.fastFunctions,
+                                 speedChoice.functions.size()));
+    // The one line that says a level cannot win (a remark: --quiet drops
+    // it).
+    if (speedChoice.fastFunctions == 0)
+      emitRemark(module.getLoc())
+          << "--optimize=speed: no faster configuration than the default for "
+          << options.modelPath << " (its code is the default's)";
+  }
 
   CompileResult result;
   if (options.emitLLVMIR) {

@@ -210,12 +210,43 @@ std::unique_ptr<llvm::TargetMachine>
 createTargetMachine(MLIRContext *context, const CortexMTarget &target,
                     OptLevel level);
 
+/// What `--optimize=speed` took from `-O2` (SpeedChoice.cpp).
+struct SpeedChoice {
+  /// One function of the module and its estimates.
+  struct Function {
+    /// The function's LLVM name (a layer's: `<model>.extracted.<n>`).
+    std::string name;
+    /// Estimated instructions per call of the default's (`-Os`) code.
+    double defaultEstimate = 0;
+    /// Estimated instructions per call of `-O2`'s code.
+    double speedEstimate = 0;
+    /// True if `-O2`'s code was taken.
+    bool fast = false;
+  };
+  /// Every function with a body, in module order.
+  SmallVector<Function> functions;
+  /// How many take `-O2`'s code; 0: the object is the default's.
+  unsigned fastFunctions = 0;
+};
+
 /// Moves the loop nests to functions of their own (unless at -O0) and
-/// optimizes \p llvmModule at \p level for \p machine (LLVMEmission.cpp).
+/// optimizes \p llvmModule at \p level for \p machine, or, with
+/// \p speedChoice, as optimizeForSpeed does and records its choice there
+/// (LLVMEmission.cpp).
 LogicalResult optimizeLLVMModule(MLIRContext *context, llvm::Module &llvmModule,
                                  llvm::TargetMachine &machine, OptLevel level,
                                  const CompileProgress &progress,
-                                 TimingScope &timing);
+                                 TimingScope &timing,
+                                 SpeedChoice *speedChoice = nullptr);
+
+/// Optimizes \p llvmModule, whose loop nests are extracted, for
+/// `--optimize=speed`: each function gets `-O2`'s code if every loop of
+/// both versions has a constant trip count and its estimated instructions
+/// per call are lower than with the default's `-Os` by more than a margin,
+/// else the default's code (SpeedChoice.cpp).
+FailureOr<SpeedChoice> optimizeForSpeed(MLIRContext *context,
+                                        llvm::Module &llvmModule,
+                                        llvm::TargetMachine &machine);
 
 /// Emits \p llvmModule as an object for \p machine into \p os
 /// (LLVMEmission.cpp).

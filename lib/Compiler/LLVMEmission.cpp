@@ -167,13 +167,23 @@ LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
                                                llvm::TargetMachine &machine,
                                                OptLevel optLevel,
                                                const CompileProgress &progress,
-                                               TimingScope &timing) {
+                                               TimingScope &timing,
+                                               SpeedChoice *speedChoice) {
   LevelParameters level = getLevelParameters(optLevel);
   TimingScope extractTiming = timing.nest("Extract loop nests");
   if (level.speed > 0 && failed(extractLoopNests(context, llvmModule, machine)))
     return failure();
   extractTiming.stop();
   TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
+  if (speedChoice) {
+    CompileHeartbeat heartbeat(progress, "optimizing LLVM IR");
+    FailureOr<SpeedChoice> choice =
+        optimizeForSpeed(context, llvmModule, machine);
+    if (failed(choice))
+      return failure();
+    *speedChoice = std::move(*choice);
+    return success();
+  }
   // -Os/-Oz: the IR passes and the code generator read the function
   // attributes, not only the pipeline's level.
   if (level.size > 0)

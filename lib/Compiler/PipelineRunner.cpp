@@ -304,8 +304,9 @@ static void getPipelineOptions(const CompileOptions &options, bool progress,
   pipeline.placement = stringifyPlacementAlgorithm(options.placement).str();
   pipeline.dspKernels = options.dspKernels;
   // -Os unrolls the DSP kernels' reduction loops only (the pipeline's
-  // default count); -O2/-O3 leave unrolling to LLVM, -Oz unrolls nothing.
-  if (options.getOptLevel() != OptLevel::Os)
+  // default count), and so does --optimize=speed, which starts from the
+  // default's code; -O2/-O3 leave unrolling to LLVM, -Oz unrolls nothing.
+  if (options.getOptLevel() != OptLevel::Os && !options.choosesSpeed())
     pipeline.kernelUnroll = 0;
   pipeline.mveKernels = options.mveKernels;
   pipeline.alignment = options.alignment;

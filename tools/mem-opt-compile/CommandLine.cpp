@@ -179,10 +179,14 @@ static cl::opt<std::string> optimizeGoal(
         "What the code is optimized for: memory (-Oz, the smallest code; "
         "with --sram, the smallest SRAM among the candidates), "
         "balanced (-Os: small code, only the int8 DSP kernels' reduction "
-        "loops unrolled, by 4, on cortex-m4/m7) or speed (-O2: LLVM unrolls "
-        "loops of its choice, fewest instructions, most flash). The arena "
-        "is the proven minimum in all three: no kernel uses scratch SRAM. "
-        "An explicit -O<level> takes precedence; --report shows the flash",
+        "loops unrolled, by 4, on cortex-m4/m7) or speed (per layer, -O2's "
+        "code where an instruction estimate says it is faster than "
+        "balanced's, else balanced's: never more instructions than the "
+        "default on the benchmark models, more flash; a remark says when no "
+        "layer can win, and the code is then the default's). The arena is "
+        "the proven minimum in all three: no kernel uses scratch SRAM. An "
+        "explicit -O<level> takes precedence (-O2: LLVM's unrolling "
+        "everywhere); --report shows the flash",
         stringifyOptimizeGoal(options.optimize)),
     cl::value_desc("goal"),
     cl::init(stringifyOptimizeGoal(options.optimize).str()), inTool);

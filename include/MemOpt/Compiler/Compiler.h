@@ -97,7 +97,8 @@ enum class OptimizeGoal {
   Memory,
   /// -Os: small code; only the int8 DSP kernels' reduction loops unrolled.
   Balanced,
-  /// -O2: LLVM unrolls loops of its choice; fewest instructions.
+  /// Per layer, -O2's code where it is estimated to execute fewer
+  /// instructions than the default's, else the default's.
   Speed,
 };
 
@@ -233,6 +234,11 @@ struct CompileOptions {
 
   /// Returns the LLVM level: optLevel, or the one optimize chooses.
   OptLevel getOptLevel() const;
+  /// Returns true if the code is chosen per layer function between the
+  /// default's and -O2's (OptimizeGoal::Speed without optLevel).
+  bool choosesSpeed() const {
+    return !optLevel && optimize == OptimizeGoal::Speed;
+  }
 };
 
 //===----------------------------------------------------------------------===//
