@@ -694,6 +694,32 @@ class Generator:
                        % ("x".join(map(str, shape)),
                           "double" if double else "single", m, s, izp, ozp))
 
+    def chain_rescale(self, double, x, izp, s, ozp):
+        """TFLite's add in small: int8 x and y -> int32 (x - izp and y,
+        m = 2^30 + 1, s = 30: exactly), their sum -> int8 (m = 2^30 + 1,
+        shift s), fused into one loop where the last rescale's input has a
+        known range. (2^30 + 1: a power of two would fold into a shift.)"""
+        shape = list(x.shape)
+        y = np.flip(x)
+        m = (1 << 30) + 1
+        names, total = [], 0
+        for v, zp in ((x, izp), (y, 0)):
+            names.append(self.fn.rescale(self.fn.arg(v, "i8"), shape, "i8",
+                                         "i32", [m], [30], zp, 0, double))
+            total = total + np.vectorize(
+                lambda e: scale(int(e) - zp, m, 30, double))(v).astype(
+                    np.int64)
+        name = self.fn.name("add")
+        self.fn.lines.append("  %s = tosa.add %s, %s : (%s, %s) -> %s" % (
+            name, names[0], names[1], tensor(shape, "i32"),
+            tensor(shape, "i32"), tensor(shape, "i32")))
+        out = self.fn.rescale(name, shape, "i32", "i8", [m], [s], 0, ozp,
+                              double)
+        want = requantize(total, [m], [s], double, ozp)
+        self.fn.result(out, want, "rescale i8->i32, add, ->i8 %s izp=%d s=%d "
+                       "ozp=%d" % ("double" if double else "single", izp, s,
+                                   ozp))
+
     def edges(self):
         """The edges of the 32-bit kernels' domain, in every function: one
         pixel of 13 channels (a vector tail) and a row of 6 pixels of 5
@@ -741,6 +767,12 @@ class Generator:
                     self.requantize_int8(double, False, every, izp,
                                          [0, -128, 127, 5][(i + j) % 4],
                                          ms[j], s)
+            # The same through int32 as TFLite's add (chain_rescale): the
+            # sum's rescale at s = 32, 33 rounds SRDHM(sum, 2^30 + 1), about
+            # sum / 2, again by 2 or 4: halves of either sign, where the
+            # sign term of DOUBLE_ROUND decides.
+            for s, izp, ozp in ((32, 3, 0), (33, -7, 5), (32, -100, -128)):
+                self.chain_rescale(double, every, izp, s, ozp)
             # Convolutions of small accumulators, per-channel shifts 32
             # and 33 (the fused kernels' rescales).
             self.forced_shifts = [32, 33, 33, 32, 32]

@@ -44,14 +44,19 @@ static Value getDoubleRoundSign(Value value) {
   auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
   std::optional<int64_t> ifTrue = getConstant(select.getTrueValue());
   std::optional<int64_t> ifFalse = getConstant(select.getFalseValue());
-  if (!cmp || !ifTrue || !ifFalse || getConstant(cmp.getRhs()) != 0 ||
+  std::optional<int64_t> bound = cmp ? getConstant(cmp.getRhs()) : std::nullopt;
+  if (!cmp || !ifTrue || !ifFalse || !bound ||
       !cmp.getLhs().getType().isInteger(32))
     return {};
+  // a >= 0 (canonicalization writes it a > -1) or a < 0 (a <= -1).
+  arith::CmpIPredicate predicate = cmp.getPredicate();
+  bool nonNegative = (predicate == arith::CmpIPredicate::sge && *bound == 0) ||
+                     (predicate == arith::CmpIPredicate::sgt && *bound == -1);
+  bool negativeTest = (predicate == arith::CmpIPredicate::slt && *bound == 0) ||
+                      (predicate == arith::CmpIPredicate::sle && *bound == -1);
   constexpr int64_t half = int64_t(1) << 30;
-  bool positive = cmp.getPredicate() == arith::CmpIPredicate::sge &&
-                  *ifTrue == half && *ifFalse == -half;
-  bool negative = cmp.getPredicate() == arith::CmpIPredicate::slt &&
-                  *ifTrue == -half && *ifFalse == half;
+  bool positive = nonNegative && *ifTrue == half && *ifFalse == -half;
+  bool negative = negativeTest && *ifTrue == -half && *ifFalse == half;
   return positive || negative ? cmp.getLhs() : Value();
 }
 
@@ -129,11 +134,19 @@ std::optional<ApplyScaleParts>
 armkernels::matchApplyScale(arith::TruncIOp trunc) {
   if (!trunc.getType().isInteger(32) || !trunc.getIn().getType().isInteger(64))
     return std::nullopt;
-  auto shr = trunc.getIn().getDefiningOp<arith::ShRSIOp>();
-  if (!shr)
+  // The shift right: arithmetic, or logical by a constant >= 32 for
+  // DOUBLE_ROUND (canonicalization writes trunci(x >> 32) so; the low words
+  // are the same). (SINGLE_ROUND's is not taken logical: RescaleSmallValue
+  // writes its high-word multiplies so, which must not match again.)
+  Operation *shr = trunc.getIn().getDefiningOp();
+  if (!isa_and_nonnull<arith::ShRSIOp, arith::ShRUIOp>(shr))
     return std::nullopt;
+  bool logical = isa<arith::ShRUIOp>(shr);
+  Value shrLhs = shr->getOperand(0), shrRhs = shr->getOperand(1);
   ApplyScaleParts parts;
-  if (auto shiftExt = shr.getRhs().getDefiningOp<arith::ExtUIOp>()) {
+  if (auto shiftExt = shrRhs.getDefiningOp<arith::ExtUIOp>()) {
+    if (logical)
+      return std::nullopt;
     // An i8 shift s: round = (1 << s) >> 1; DOUBLE_ROUND selects the sum
     // with +-2^30 when s > 31.
     Value shift = shiftExt.getIn();
@@ -141,9 +154,9 @@ armkernels::matchApplyScale(arith::TruncIOp trunc) {
       return std::nullopt;
     parts.shift = shift;
     auto isRound = [&](Value v) { return isHalfPower(v, shift); };
-    if (matchRoundedProduct(shr.getLhs(), isRound, parts))
+    if (matchRoundedProduct(shrLhs, isRound, parts))
       return parts;
-    auto select = shr.getLhs().getDefiningOp<arith::SelectOp>();
+    auto select = shrLhs.getDefiningOp<arith::SelectOp>();
     if (!select)
       return std::nullopt;
     auto cmp = select.getCondition().getDefiningOp<arith::CmpIOp>();
@@ -166,16 +179,16 @@ armkernels::matchApplyScale(arith::TruncIOp trunc) {
   }
   // A constant shift s in [1, 62] (a per-tensor rescale, folded): round is
   // the constant 2^(s-1); DOUBLE_ROUND's +-2^30 is there iff s > 31.
-  std::optional<int64_t> shift = getConstant(shr.getRhs());
-  if (!shift || *shift < 1 || *shift > 62)
+  std::optional<int64_t> shift = getConstant(shrRhs);
+  if (!shift || *shift < 1 || *shift > 62 || (logical && *shift < 32))
     return std::nullopt;
-  parts.shift = shr.getRhs();
+  parts.shift = shrRhs;
   auto isRound = [&](Value v) {
     return getConstant(v) == int64_t(1) << (*shift - 1);
   };
-  if (matchRoundedProduct(shr.getLhs(), isRound, parts))
+  if (!logical && matchRoundedProduct(shrLhs, isRound, parts))
     return parts;
-  if (*shift > 31 && matchDoubleRounded(shr.getLhs(), isRound, parts))
+  if (*shift > 31 && matchDoubleRounded(shrLhs, isRound, parts))
     return parts;
   return std::nullopt;
 }
@@ -377,6 +390,17 @@ std::optional<ValueRange32> armkernels::getValueRange(Value value,
     return ValueRange32{0, int64_t((uint64_t(1) << bits) - 1)};
   }
   if (auto trunc = dyn_cast<arith::TruncIOp>(def)) {
+    // The low word of x >>> c, c >= 32, is that of x >> c (the high words
+    // of a 64-bit product, RescaleSmallValue's).
+    auto logical = trunc.getIn().getDefiningOp<arith::ShRUIOp>();
+    std::optional<int64_t> amount =
+        logical ? constantOf(logical.getRhs()) : std::nullopt;
+    unsigned inWidth = trunc.getIn().getType().getIntOrFloatBitWidth();
+    if (amount && *amount >= inWidth - width && *amount < inWidth) {
+      std::optional<ValueRange32> in = range(logical.getLhs());
+      return in ? fits(__int128(in->lo >> *amount), __int128(in->hi >> *amount))
+                : std::nullopt;
+    }
     std::optional<ValueRange32> in = range(trunc.getIn());
     return in ? fits(in->lo, in->hi) : std::nullopt;
   }
