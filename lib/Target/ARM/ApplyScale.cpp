@@ -339,8 +339,84 @@ struct RescaleTo32Bit : OpRewritePattern<arith::TruncIOp> {
     Value quotient =
         arith::ShRSIOp::create(rewriter, kb.loc, y, kb.constant(1));
     Value roundBit = arith::AndIOp::create(rewriter, kb.loc, y, kb.constant(1));
+    // The zero point and the clamp to int8 that follow, folded:
+    // clamp(floor((y + 1) / 2) + zp) = SSAT((y + 1 + 2 zp) >> 1), one ADD
+    // and an SSAT whose operand LLVM shifts. y + 1 + 2 zp fits when every
+    // shift is above 32 (|y| < 2^30) or |m| <= 2^31 - 2^10 (|y| = |t| <=
+    // |m| + 1).
+    int64_t maxM = 0;
+    for (int64_t m : *multipliers)
+      maxM = std::max(maxM, m < 0 ? -m : m);
+    if (bias == 33 || maxM <= (int64_t(1) << 31) - 1024)
+      foldClamp(rewriter, trunc, y);
     rewriter.replaceOp(trunc, kb.add(quotient, roundBit));
     return success();
+  }
+
+  /// If the only use of \p trunc (the rescale) is a chain
+  /// trunci_i8(minsi(maxsi(trunc [+ zp], -128), 127)) (either order),
+  /// replaces the clamp with SSAT((y + 1 + 2 zp) >> 1).
+  static void foldClamp(PatternRewriter &rewriter, arith::TruncIOp trunc,
+                        Value y) {
+    if (!trunc->hasOneUse())
+      return;
+    Operation *user = *trunc->user_begin();
+    int64_t zp = 0;
+    Value current = trunc.getResult();
+    if (auto add = dyn_cast<arith::AddIOp>(user)) {
+      std::optional<int64_t> c = getConstant(add.getRhs());
+      if (!c || add.getLhs() != current || !add->hasOneUse() || *c < -128 ||
+          *c > 127)
+        return;
+      zp = *c;
+      current = add.getResult();
+      user = *add->user_begin();
+    }
+    std::optional<int64_t> lo, hi;
+    Operation *last = nullptr;
+    // The clamp as ClampToSsat may have written it already.
+    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(user)) {
+      if (call.getIntrin() != "llvm.arm.ssat" || call.getNumOperands() != 2 ||
+          call.getOperand(0) != current || getConstant(call.getOperand(1)) != 8)
+        return;
+      lo = -128;
+      hi = 127;
+      last = call;
+    }
+    for (int i = 0; i < 2 && !last; ++i) {
+      if (!isa<arith::MaxSIOp, arith::MinSIOp>(user) ||
+          user->getOperand(0) != current)
+        return;
+      std::optional<int64_t> bound = getConstant(user->getOperand(1));
+      if (!bound)
+        return;
+      (isa<arith::MaxSIOp>(user) ? lo : hi) = *bound;
+      current = user->getResult(0);
+      if (i == 1) {
+        last = user;
+        break;
+      }
+      if (!user->hasOneUse())
+        return;
+      user = *user->user_begin();
+    }
+    if (lo != -128 || hi != 127)
+      return;
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(last);
+    Location loc = last->getLoc();
+    auto constant = [&](int64_t v) -> Value {
+      return arith::ConstantIntOp::create(rewriter, loc, rewriter.getI32Type(),
+                                          v);
+    };
+    Value sum = arith::AddIOp::create(rewriter, loc, y, constant(1 + 2 * zp));
+    Value halved = arith::ShRSIOp::create(rewriter, loc, sum, constant(1));
+    Value saturated =
+        LLVM::CallIntrinsicOp::create(rewriter, loc, rewriter.getI32Type(),
+                                      rewriter.getStringAttr("llvm.arm.ssat"),
+                                      ValueRange{halved, constant(8)})
+            ->getResult(0);
+    rewriter.replaceOp(last, saturated);
   }
 };
 } // namespace
