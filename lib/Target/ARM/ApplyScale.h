@@ -10,7 +10,10 @@
 // (DspElementwiseKernels.cpp, MveRescale.cpp); and its scalar 32-bit form
 // (SMULL or SMLAL and 32-bit shifts, Armv7-M and later), which the DSP
 // kernels use for every rescale and the MVE kernels for the DOUBLE_ROUND
-// rescales their vectors do not take.
+// rescales their vectors do not take, with the zero point and the int8
+// clamp that follow folded into SSAT; the one-multiply form of rescales of
+// small values (SMMUL/SMMULR, the Armv7E-M and Armv8.1-M DSP extension),
+// from the value ranges this file computes; and the int8 clamp as SSAT.
 //
 //===----------------------------------------------------------------------===//
 
