@@ -669,16 +669,23 @@ class Generator:
                           ",".join(map(str, shifts)),
                           ",".join(map(str, multipliers)), out_zp))
 
-    def requantize_int8(self, double, vector):
+    def requantize_int8(self, double, vector, x=None, izp=None, ozp=None,
+                        m=None, s=None):
         """An int8 -> int8 rescale with both zero points (TFLite's
-        quantize of int8)."""
+        quantize of int8); given x, zero points, m and s replace the drawn
+        ones."""
         rng = self.rng
         c = rng.randint(1, 12)
         shape = [1, rng.randint(1, 3), rng.randint(1, 3), c]
-        x = self.int8(shape)
-        izp, ozp = self.zero_point(), self.zero_point()
-        m = rng.randint(1 << 30, INT32_MAX)
-        s = rng.randint(32, 33) if vector else rng.randint(28, 33)
+        if x is None:
+            x = self.int8(shape)
+        shape = list(x.shape)
+        if izp is None:
+            izp, ozp = self.zero_point(), self.zero_point()
+        if m is None:
+            m = rng.randint(1 << 30, INT32_MAX)
+        if s is None:
+            s = rng.randint(32, 33) if vector else rng.randint(28, 33)
         xa = self.fn.arg(x, "i8")
         name = self.fn.rescale(xa, shape, "i8", "i8", [m], [s], izp, ozp,
                                double)
@@ -686,6 +693,32 @@ class Generator:
         self.fn.result(name, want, "rescale i8 %s %s m=%d s=%d izp=%d ozp=%d"
                        % ("x".join(map(str, shape)),
                           "double" if double else "single", m, s, izp, ozp))
+
+    def chain_rescale(self, double, x, izp, s, ozp):
+        """TFLite's add in small: int8 x and y -> int32 (x - izp and y,
+        m = 2^30 + 1, s = 30: exactly), their sum -> int8 (m = 2^30 + 1,
+        shift s), fused into one loop where the last rescale's input has a
+        known range. (2^30 + 1: a power of two would fold into a shift.)"""
+        shape = list(x.shape)
+        y = np.flip(x)
+        m = (1 << 30) + 1
+        names, total = [], 0
+        for v, zp in ((x, izp), (y, 0)):
+            names.append(self.fn.rescale(self.fn.arg(v, "i8"), shape, "i8",
+                                         "i32", [m], [30], zp, 0, double))
+            total = total + np.vectorize(
+                lambda e: scale(int(e) - zp, m, 30, double))(v).astype(
+                    np.int64)
+        name = self.fn.name("add")
+        self.fn.lines.append("  %s = tosa.add %s, %s : (%s, %s) -> %s" % (
+            name, names[0], names[1], tensor(shape, "i32"),
+            tensor(shape, "i32"), tensor(shape, "i32")))
+        out = self.fn.rescale(name, shape, "i32", "i8", [m], [s], 0, ozp,
+                              double)
+        want = requantize(total, [m], [s], double, ozp)
+        self.fn.result(out, want, "rescale i8->i32, add, ->i8 %s izp=%d s=%d "
+                       "ozp=%d" % ("double" if double else "single", izp, s,
+                                   ozp))
 
     def edges(self):
         """The edges of the 32-bit kernels' domain, in every function: one
@@ -716,6 +749,30 @@ class Generator:
             for s in (32, 33, 61, 62):
                 self.bare_rescale(double, True, [1, 1, 1, 13],
                                   [s], [edge_m[s % len(edge_m)]], extremes)
+            # Rescales of int8 inputs, a = x - izp in [-255, 0] or [0, 255]:
+            # one high-word multiply (SMMULR of a 2^(32-s) when it fits
+            # int32, s >= 9; of 2a for s >= 32, with the sign term of
+            # DOUBLE_ROUND): every int8 value, both extreme zero points,
+            # shifts at that bound (8 stays 64-bit) and across 31-32, with
+            # multipliers that make exact halves (2^(s-1): a / 2) or are
+            # the extremes (INT32_MIN for SINGLE_ROUND: -a 2^31 / 2^s).
+            every = np.arange(-128, 128, dtype=np.int64).reshape([1, 1, 16,
+                                                                  16])
+            for i, s in enumerate([8, 9, 16, 31, 32, 33, 62]):
+                if s <= 31:
+                    ms = [1 << (s - 1), (1 << (s - 1)) + (1 << (s - 3)) + 1]
+                else:
+                    ms = [1 << 30, INT32_MIN if not double else INT32_MAX]
+                for j, izp in enumerate((127, -128)):
+                    self.requantize_int8(double, False, every, izp,
+                                         [0, -128, 127, 5][(i + j) % 4],
+                                         ms[j], s)
+            # The same through int32 as TFLite's add (chain_rescale): the
+            # sum's rescale at s = 32, 33 rounds SRDHM(sum, 2^30 + 1), about
+            # sum / 2, again by 2 or 4: halves of either sign, where the
+            # sign term of DOUBLE_ROUND decides.
+            for s, izp, ozp in ((32, 3, 0), (33, -7, 5), (32, -100, -128)):
+                self.chain_rescale(double, every, izp, s, ozp)
             # Convolutions of small accumulators, per-channel shifts 32
             # and 33 (the fused kernels' rescales).
             self.forced_shifts = [32, 33, 33, 32, 32]

@@ -10,7 +10,10 @@
 // (DspElementwiseKernels.cpp, MveRescale.cpp); and its scalar 32-bit form
 // (SMULL or SMLAL and 32-bit shifts, Armv7-M and later), which the DSP
 // kernels use for every rescale and the MVE kernels for the DOUBLE_ROUND
-// rescales their vectors do not take.
+// rescales their vectors do not take, with the zero point and the int8
+// clamp that follow folded into SSAT; the one-multiply form of rescales of
+// small values (SMMUL/SMMULR, the Armv7E-M and Armv8.1-M DSP extension),
+// from the value ranges this file computes; and the int8 clamp as SSAT.
 //
 //===----------------------------------------------------------------------===//
 
@@ -48,11 +51,26 @@ struct ApplyScaleParts {
 /// Matches \p trunc, the i64 -> i32 trunci of a lowered apply_scale.
 std::optional<ApplyScaleParts> matchApplyScale(arith::TruncIOp trunc);
 
+/// A closed interval [lo, hi] of integer values.
+struct ValueRange32 {
+  int64_t lo, hi;
+};
+
+/// The values \p value can take, from its definition (constants, the
+/// constant globals a linalg.generic reads, the width of narrow types, and
+/// extensions, truncations, additions, subtractions, multiplications,
+/// shifts by constants, masks, min, max and select, without wrapping), or
+/// nothing when unknown.
+std::optional<ValueRange32> getValueRange(Value value, unsigned depth = 0);
+
 /// Adds the pattern that rewrites a lowered apply_scale whose multipliers
 /// and shifts are constants (shifts in [32, 62], no multiplier INT32_MIN)
 /// into 32-bit arithmetic (RescaleTo32Bit, ApplyScale.cpp): all of them, or
 /// only the DOUBLE_ROUND ones if \p doubleRoundOnly, and only those whose
-/// shift is a value (per channel) if \p shiftValuesOnly.
+/// shift is a value (per channel) if \p shiftValuesOnly. Also, in every
+/// case: a rescale of a small value (getValueRange) with any constant shifts
+/// becomes one SMMUL or SMMULR (RescaleSmallValue), and a clamp to the whole
+/// int8 range after a zero point becomes SSAT (ClampToSsat).
 void populateScalarRescalePatterns(RewritePatternSet &patterns,
                                    bool doubleRoundOnly, bool shiftValuesOnly);
 

@@ -476,3 +476,56 @@ func.func @dw_one_channel_splat(%in: memref<1x3x3x1xi8>, %out: memref<1x1x1x1xi3
   linalg.depthwise_conv_2d_nhwc_hwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%in, %w, %zp, %wzp : memref<1x3x3x1xi8>, memref<3x3x1xi8>, i32, i32) outs(%out : memref<1x1x1x1xi32>)
   return
 }
+
+// -----
+
+// Rescales of a small value (an int16 input: a in [-2^15, 2^15 - 1]) with a
+// constant shift s <= 31 become one high-word multiply of a 2^(32 - s) when
+// that fits int32, that is s >= 16 (-2^15 2^16 = -2^31, (2^15 - 1) 2^16 <
+// 2^31): s = 16 is rewritten (rounded by the 2^31 added before the high
+// word is taken), s = 15 keeps its 64-bit shift. Then the clamp to the
+// whole int8 range becomes SSAT.
+// CHECK-LABEL: func.func @small_value
+// CHECK: %[[A:.*]] = arith.extsi %{{.*}} : i16 to i32
+// CHECK: %[[AS:.*]] = arith.shli %[[A]], %c16_i32 : i32
+// CHECK: %[[AW:.*]] = arith.extsi %[[AS]] : i32 to i64
+// CHECK: %[[P:.*]] = arith.muli %[[AW]], %c1518500250_i64 : i64
+// CHECK: %[[R:.*]] = arith.addi %[[P]], %c2147483648_i64 : i64
+// CHECK: arith.shrui %[[R]], %c32_i64 : i64
+// CHECK: llvm.call_intrinsic "llvm.arm.ssat"
+// CHECK: arith.shrsi %{{.*}}, %c15_i64 : i64
+// CHECK-NOT: arith.shli
+#id1 = affine_map<(d0) -> (d0)>
+func.func @small_value(%x: memref<16xi16>, %out: memref<16xi8>, %out15: memref<16xi32>) {
+  %m = arith.constant 1518500250 : i64
+  %round16 = arith.constant 32768 : i64
+  %s16 = arith.constant 16 : i64
+  %round15 = arith.constant 16384 : i64
+  %s15 = arith.constant 15 : i64
+  %lo = arith.constant -128 : i32
+  %hi = arith.constant 127 : i32
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%x : memref<16xi16>) outs(%out : memref<16xi8>) {
+  ^bb0(%in: i16, %o: i8):
+    %a = arith.extsi %in : i16 to i32
+    %a64 = arith.extsi %a : i32 to i64
+    %p = arith.muli %a64, %m : i64
+    %r = arith.addi %p, %round16 : i64
+    %q = arith.shrsi %r, %s16 : i64
+    %t = arith.trunci %q : i64 to i32
+    %c0 = arith.maxsi %t, %lo : i32
+    %c1 = arith.minsi %c0, %hi : i32
+    %b = arith.trunci %c1 : i32 to i8
+    linalg.yield %b : i8
+  }
+  linalg.generic {indexing_maps = [#id1, #id1], iterator_types = ["parallel"]} ins(%x : memref<16xi16>) outs(%out15 : memref<16xi32>) {
+  ^bb0(%in: i16, %o: i32):
+    %a = arith.extsi %in : i16 to i32
+    %a64 = arith.extsi %a : i32 to i64
+    %p = arith.muli %a64, %m : i64
+    %r = arith.addi %p, %round15 : i64
+    %q = arith.shrsi %r, %s15 : i64
+    %t = arith.trunci %q : i64 to i32
+    linalg.yield %t : i32
+  }
+  return
+}
