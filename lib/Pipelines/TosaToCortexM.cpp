@@ -358,6 +358,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if ((dsp || mve) &&
       failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
     return failure();
+  if (dsp && options.dspWideFilters &&
+      failed(addText(pm, "arm-dsp-widen-filters", errorMessage)))
+    return failure();
   if (dsp && failed(addText(pm,
                             "func.func(arm-dsp-int8-kernels{unroll=" +
                                 std::to_string(options.kernelUnroll) + "})",

@@ -74,11 +74,12 @@ public:
     return LLVM::GEPOp::create(b, loc, ptr, i8, pointer,
                                ArrayRef<LLVM::GEPArg>{bytes});
   }
-  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load).
-  Value loadWordAt(Value pointer, int64_t bytes = 0) {
+  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load, or
+  /// one aligned to \p alignment bytes, which LLVM may pair into LDRD).
+  Value loadWordAt(Value pointer, int64_t bytes = 0, unsigned alignment = 1) {
     return LLVM::LoadOp::create(b, loc, i32,
                                 bytes ? offsetPointer(pointer, bytes) : pointer,
-                                /*alignment=*/1);
+                                alignment);
   }
   /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
   /// unaligned load).
@@ -245,6 +246,21 @@ SmallVector<Value> forWindowTaps(KernelBuilder &kb, const WindowGuard *guard,
 void emitForWindow(
     KernelBuilder &kb, const ConvInput &input,
     function_ref<void(KernelBuilder &, const WindowGuard *)> emit);
+
+/// Emits \p emit(kb, view) twice when \p input is a padded window, both
+/// without bounds checks: for the windows the copy covers entirely with the
+/// image read in place (input.view), and for the others with the window's
+/// fill and copy moved into that branch and the window \p windowMemRef read
+/// as written (the fill and copy stay: the caller does not erase them).
+/// For kernels whose unchecked loop is much cheaper than the checked one
+/// (a kernel row of few input channels read as one run): the border pays a
+/// fill and a copy of the window instead of a scalar tap per byte. Fails,
+/// creating nothing, without a window or if \p windowMemRef has dynamic
+/// strides.
+LogicalResult
+emitForFilledWindow(KernelBuilder &kb, PatternRewriter &rewriter,
+                    const ConvInput &input, Value windowMemRef,
+                    function_ref<void(KernelBuilder &, const ByteView &)> emit);
 
 //===----------------------------------------------------------------------===//
 // The kernel files' patterns

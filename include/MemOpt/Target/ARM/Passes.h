@@ -26,6 +26,10 @@ namespace memopt {
 #define GEN_PASS_REGISTRATION
 #include "MemOpt/Target/ARM/Passes.h.inc"
 
+/// The attribute that arm-dsp-widen-filters puts on an int8 convolution:
+/// [the symbol of its filter's widened copy, the copy's memref type].
+constexpr llvm::StringLiteral kDspWideFilterAttr = "memopt.dsp_wide_filter";
+
 /// Adds the Armv7E-M DSP kernels of int8 convolutions on memrefs
 /// (DspInt8Kernels.cpp); \p ocBlock output channels share one widened
 /// input word, and LLVM unrolls a convolution's SIMD reduction loop by
