@@ -3,8 +3,8 @@
 // stride 2, input zero points 83 and -128), whose border windows are filled
 // and copied and read without bounds checks, and filters widened to halfword
 // pairs by arm-dsp-widen-filters (a 1x1 conv with weight zero point 5, a
-// padded 3x3 conv of 12 input channels with an output channel tail, a fully
-// connected layer read as blocks of filter rows), compiled by
+// padded 3x3 conv of 12 input channels with an output channel tail; a fully
+// connected layer, read as blocks of filter rows, stays int8), compiled by
 // mem-opt-compile for Cortex-M4 and Cortex-M7 and run on QEMU in an arena of
 // exactly <FN>_ARENA_SIZE bytes surrounded by a canary; the outputs must
 // match mem-opt-run's host run of the same TOSA function (upstream MLIR's
@@ -20,6 +20,7 @@
 // input is widened; --optimize=memory widens both operands.
 // RUN: llvm-objdump -d %t/cortex-m4/model.o | FileCheck %s --check-prefix=ASM
 // RUN: llvm-readelf -s %t/cortex-m4/model.o | FileCheck %s --check-prefix=SYM
+// RUN: llvm-readelf -s %t/cortex-m4/model.o | FileCheck %s --check-prefix=FC
 // RUN: llvm-readelf -s %t.mem/cortex-m4/model.o \
 // RUN:   | FileCheck %s --check-prefix=MEMSYM
 // CHECK-NOT: FAIL
@@ -34,5 +35,5 @@
 // ASM-DAG: sxtb16
 // SYM-DAG: __constant_5x3x3x12xi8_w16
 // SYM-DAG: __constant_12x1x1x8xi8_w16
-// SYM-DAG: __constant_12x1x1x16xi8_w16
+// FC-NOT: __constant_12x1x1x16xi8_w16
 // MEMSYM-NOT: _w16

@@ -176,11 +176,13 @@ static cl::opt<std::string> optLevel(
 static cl::opt<std::string> optimizeGoal(
     "optimize",
     withDefault(
-        "What the code is optimized for: memory (-Oz, the smallest code; "
-        "with --sram, the smallest SRAM among the candidates), "
-        "balanced (-Os: small code, only the int8 DSP kernels' reduction "
-        "loops unrolled, by 4, on cortex-m4/m7) or speed (-O2: LLVM unrolls "
-        "loops of its choice, fewest instructions, most flash). The arena "
+        "What the code is optimized for: memory (-Oz, the smallest code "
+        "and int8 filters only; with --sram, the smallest SRAM among the "
+        "candidates), balanced (-Os: small code, only the int8 DSP kernels' "
+        "reduction loops unrolled, by 4, on cortex-m4/m7, and convolution "
+        "filters of 4k input channels also stored widened to halfwords, "
+        "twice their flash) or speed (-O2: LLVM unrolls loops of its "
+        "choice, widened filters, fewest instructions, most flash). The arena "
         "is the proven minimum in all three: no kernel uses scratch SRAM. "
         "An explicit -O<level> takes precedence; --report shows the flash",
         stringifyOptimizeGoal(options.optimize)),

@@ -22,6 +22,8 @@
 // of arm-dsp-int8-kernels read it instead. The copy is flash, not SRAM: the
 // arena does not change, the object's constants grow by the filters
 // widened (the int8 global, if nothing else reads it, is dropped by LLVM).
+// A filter read for a single output pixel (fully connected layers) gains
+// one SXTB16 per two weights for twice its flash and stays int8.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +32,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
@@ -57,6 +60,26 @@ static memref::GlobalOp getInt8Global(Value value, SymbolTable &symbols) {
       !cast<MemRefType>(global.getType()).getElementType().isInteger(8))
     return {};
   return global;
+}
+
+/// How many output pixels \p conv computes with its filter: its output's
+/// pixels times the trip counts of the scf.for loops around it (a loop
+/// without constant bounds counts as many).
+static int64_t getPixelsPerFilter(Operation *conv) {
+  auto output =
+      cast<MemRefType>(conv->getOperand(conv->getNumOperands() - 1).getType());
+  int64_t pixels =
+      output.getDimSize(0) * output.getDimSize(1) * output.getDimSize(2);
+  for (auto loop = conv->getParentOfType<scf::ForOp>(); loop;
+       loop = loop->getParentOfType<scf::ForOp>()) {
+    std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound());
+    std::optional<int64_t> ub = getConstantIntValue(loop.getUpperBound());
+    std::optional<int64_t> step = getConstantIntValue(loop.getStep());
+    if (!lb || !ub || !step || *step <= 0)
+      return std::numeric_limits<int32_t>::max();
+    pixels *= std::max<int64_t>(0, (*ub - *lb + *step - 1) / *step);
+  }
+  return pixels;
 }
 
 /// The constant global that the filter \p filter reads whole, or a block of
@@ -140,7 +163,12 @@ struct ArmDspWidenFiltersPass
         continue;
       std::optional<int64_t> zp = getFilterZp(conv);
       memref::GlobalOp global = getFilterGlobal(conv->getOperand(1), symbols);
-      if (!zp || !global)
+      // A filter read for one output pixel (a fully connected layer, or
+      // blocks of its rows) saves one SXTB16 per two weights for two flash
+      // bytes per weight: it stays int8.
+      if (!zp || !global ||
+          conv->getOperand(1).getDefiningOp<memref::SubViewOp>() ||
+          getPixelsPerFilter(conv) < 2)
         continue;
       auto type = cast<MemRefType>(global.getType());
       if (type.getRank() != 4 || type.getDimSize(3) % 4 != 0 || *zp < -128 ||

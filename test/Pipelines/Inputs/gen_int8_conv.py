@@ -17,8 +17,8 @@
 #           the weight zero point subtracted in the copy);
 #   conv_d: 3x3 conv, 12 -> 5 channels, pad 1, zp 127 (widened, border
 #           taps skipped, an output channel tail);
-#   conv_e: a fully connected layer of the second input, 16 -> 12 (widened,
-#           read as blocks of rows of the filter);
+#   conv_e: a fully connected layer of the second input, 16 -> 12 (read as
+#           blocks of rows of the filter, not widened);
 # each followed by a per-channel tosa.rescale to i8.
 #
 #   python3 gen_int8_conv.py > int8_conv.mlir

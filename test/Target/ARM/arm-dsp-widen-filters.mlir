@@ -8,7 +8,8 @@
 //   -4 = 0xFFFC: -4, -1;  -2 = 0xFFFE: -2, -1;  -7 = 0xFFF9: -7, -1;
 //   -133 = 0xFF7B: 123, -1;  122: 122, 0;  -6 = 0xFFFA: -6, -1;
 //   -5 = 0xFFFB: -5, -1;  1: 1, 0.
-// Both convolutions of the same filter and zero point share one copy.
+// Both convolutions (two output pixels each) of the same filter and zero
+// point share one copy.
 // CHECK-DAG: memref.global "private" constant @w_w16 : memref<2x1x1x8xi8> = dense<{{\[\[\[\[}}-4, -1, -2, -1, -7, -1, 123, -1]]], {{\[\[\[}}122, 0, -6, -1, -5, -1, 1, 0]]]]> {alignment = 8 : i64}
 // CHECK-LABEL: func.func @widen
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@w_w16, memref<2x1x1x8xi8>]
@@ -24,45 +25,66 @@
 // KERNEL: llvm.call_intrinsic "llvm.arm.smlad"
 // KERNEL: llvm.call_intrinsic "llvm.arm.smlad"
 memref.global "private" constant @w : memref<2x1x1x4xi8> = dense<[[[[1, -2, 3, -128]]], [[[127, 0, -1, 6]]]]>
-func.func @widen(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x2xi32>, %acc2: memref<1x1x1x2xi32>) {
+func.func @widen(%x: memref<1x2x1x4xi8>, %acc: memref<1x2x1x2xi32>, %acc2: memref<1x2x1x2xi32>) {
   %izp = arith.constant 0 : i32
   %wzp = arith.constant 5 : i32
   %w = memref.get_global @w : memref<2x1x1x4xi8>
-  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %izp, %wzp : memref<1x1x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc : memref<1x1x1x2xi32>)
-  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %izp, %wzp : memref<1x1x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc2 : memref<1x1x1x2xi32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %izp, %wzp : memref<1x2x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc : memref<1x2x1x2xi32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %izp, %wzp : memref<1x2x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc2 : memref<1x2x1x2xi32>)
   return
 }
 
 // -----
 
-// Not widened: input channels that are not a multiple of 4, and a filter
-// that is not a constant global.
+// Not widened: input channels that are not a multiple of 4, a filter that
+// is not a constant global, and a filter read for one output pixel (a
+// fully connected layer), whole or as blocks of rows; a loop around the
+// convolution counts its trips as pixels.
 // CHECK-LABEL: func.func @keep
 // CHECK-NOT: memopt.dsp_wide_filter
 // CHECK: return
 memref.global "private" constant @w3 : memref<1x1x1x3xi8> = dense<[[[[1, 2, 3]]]]>
+memref.global "private" constant @w4 : memref<1x1x1x4xi8> = dense<[[[[1, 2, 3, 4]]]]>
 func.func @keep(%x: memref<1x1x1x3xi8>, %acc: memref<1x1x1x1xi32>, %x4: memref<1x1x1x4xi8>, %f: memref<1x1x1x4xi8>) {
   %zp = arith.constant 0 : i32
   %w = memref.get_global @w3 : memref<1x1x1x3xi8>
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zp, %zp : memref<1x1x1x3xi8>, memref<1x1x1x3xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32>)
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x4, %f, %zp, %zp : memref<1x1x1x4xi8>, memref<1x1x1x4xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32>)
+  %w4 = memref.get_global @w4 : memref<1x1x1x4xi8>
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x4, %w4, %zp, %zp : memref<1x1x1x4xi8>, memref<1x1x1x4xi8>, i32, i32) outs(%acc : memref<1x1x1x1xi32>)
   return
 }
 
 // -----
 
-// A block of rows of the filter (a fully connected layer's subview): the
-// copy of the whole filter, read at twice the rows' offset.
-// CHECK-DAG: memref.global "private" constant @fc_w16 : memref<8x1x1x8xi8>
+// CHECK-NOT: @fc_w16
 // CHECK-LABEL: func.func @rows
-// CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@fc_w16, memref<8x1x1x8xi8>]
-// KERNEL-LABEL: func.func @rows
-// KERNEL: memref.get_global @fc_w16
+// CHECK-NOT: memopt.dsp_wide_filter
+// CHECK: return
 memref.global "private" constant @fc : memref<8x1x1x4xi8> = dense<1>
 func.func @rows(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x4xi32>, %i: index) {
   %zp = arith.constant 0 : i32
   %w = memref.get_global @fc : memref<8x1x1x4xi8>
   %rows = memref.subview %w[%i, 0, 0, 0] [4, 1, 1, 4] [1, 1, 1, 1] : memref<8x1x1x4xi8> to memref<4x1x1x4xi8, strided<[4, 4, 4, 1], offset: ?>>
   linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %rows, %zp, %zp : memref<1x1x1x4xi8>, memref<4x1x1x4xi8, strided<[4, 4, 4, 1], offset: ?>>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  return
+}
+
+// -----
+
+// One pixel per convolution inside a loop of 3 pixels: widened.
+// CHECK-LABEL: func.func @loop
+// CHECK: scf.for
+// CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@p_w16, memref<4x1x1x8xi8>]
+memref.global "private" constant @p : memref<4x1x1x4xi8> = dense<1>
+func.func @loop(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x4xi32>) {
+  %zp = arith.constant 0 : i32
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %w = memref.get_global @p : memref<4x1x1x4xi8>
+  scf.for %i = %c0 to %c3 step %c1 {
+    linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zp, %zp : memref<1x1x1x4xi8>, memref<4x1x1x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
+  }
   return
 }

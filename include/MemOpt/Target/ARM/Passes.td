@@ -90,7 +90,10 @@ def ArmDspWidenFiltersPass : Pass<"arm-dsp-widen-filters", "ModuleOp"> {
     marks the convolution with it (`memopt.dsp_wide_filter`).
     `arm-dsp-int8-kernels` then loads two filter words per four input
     channels and output channel and widens nothing but the input: 3 instead
-    of 5 instructions per output channel and four input channels. Bit-exact
+    of 5 instructions per output channel and four input channels. A filter
+    read for one output pixel (a fully connected layer, whole or as blocks
+    of rows) stays int8: each weight is used once, the gain is small for
+    twice its flash. Bit-exact
     (the same products). The copy costs flash, twice the filter's bytes; the
     arena does not change. `cortex-m-pipeline` runs it before the kernels
     on cortex-m4 and cortex-m7 with `dsp-wide-filters` (on at the default
