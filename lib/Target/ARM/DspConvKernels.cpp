@@ -171,22 +171,18 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                                 for (auto [j, acc] :
                                                      llvm::enumerate(accs)) {
                                                   if (wide) {
-                                                    // (w0, w2), (w1, w3).
-                                                    int64_t row =
-                                                        j * fv->strides[0];
+                                                    // (w0, w2), (w1, w3):
+                                                    // one LDRD.
+                                                    auto [w02, w13] =
+                                                        kb.loadWordPairAt(
+                                                            filterPtr,
+                                                            j * fv->strides[0]);
                                                     Value sum = kb.intrinsic(
                                                         "llvm.arm.smlad",
-                                                        {even,
-                                                         kb.loadWordAt(
-                                                             filterPtr, row, 8),
-                                                         acc});
+                                                        {even, w02, acc});
                                                     next.push_back(kb.intrinsic(
                                                         "llvm.arm.smlad",
-                                                        {odd,
-                                                         kb.loadWordAt(
-                                                             filterPtr, row + 4,
-                                                             4),
-                                                         sum}));
+                                                        {odd, w13, sum}));
                                                     continue;
                                                   }
                                                   Value w = kb.loadWordAt(

@@ -81,6 +81,22 @@ public:
                                 bytes ? offsetPointer(pointer, bytes) : pointer,
                                 alignment);
   }
+  /// The two words at \p pointer + \p bytes, 8-byte aligned, through one
+  /// i64 load (one LDRD, which LLVM does not form from two i32 loads for
+  /// every CPU): {low word, high word}.
+  std::pair<Value, Value> loadWordPairAt(Value pointer, int64_t bytes) {
+    Type i64 = b.getI64Type();
+    Value pair = LLVM::LoadOp::create(
+        b, loc, i64, bytes ? offsetPointer(pointer, bytes) : pointer,
+        /*alignment=*/8);
+    Value low = LLVM::TruncOp::create(b, loc, i32, pair);
+    Value high = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(
+            b, loc, pair,
+            LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32))));
+    return {low, high};
+  }
   /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
   /// unaligned load).
   Value loadWord(Value base, Value offset, int64_t constantOffset = 0) {

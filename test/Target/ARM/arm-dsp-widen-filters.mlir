@@ -14,14 +14,13 @@
 // CHECK-LABEL: func.func @widen
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@w_w16, memref<2x1x1x8xi8>]
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@w_w16, memref<2x1x1x8xi8>]
-// The kernel reads the copy: two aligned words and two SMLADs per output
+// The kernel reads the copy: two words (one aligned i64) and two SMLADs per output
 // channel, no SXTB16 of the filter (two of the input word only).
 // KERNEL-LABEL: func.func @widen
 // KERNEL: memref.get_global @w_w16
 // KERNEL-COUNT-2: llvm.call_intrinsic "llvm.arm.sxtb16"
 // KERNEL-NOT: llvm.call_intrinsic "llvm.arm.sxtb16"
-// KERNEL: llvm.load {{.*}} {alignment = 8 : i64}
-// KERNEL: llvm.load {{.*}} {alignment = 4 : i64}
+// KERNEL: llvm.load {{.*}} {alignment = 8 : i64} : !llvm.ptr -> i64
 // KERNEL: llvm.call_intrinsic "llvm.arm.smlad"
 // KERNEL: llvm.call_intrinsic "llvm.arm.smlad"
 memref.global "private" constant @w : memref<2x1x1x4xi8> = dense<[[[[1, -2, 3, -128]]], [[[127, 0, -1, 6]]]]>
