@@ -54,9 +54,10 @@ static std::optional<ByteView> getWideFilter(KernelBuilder &kb, Operation *conv,
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
 template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
-  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount)
+  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount,
+                bool dualLoads)
       : Int8ConvPattern<ConvOp>(context), ocBlock(ocBlock),
-        unrollCount(unrollCount) {}
+        unrollCount(unrollCount), dualLoads(dualLoads) {}
 
   LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
                             PatternRewriter &rewriter) const override {
@@ -171,12 +172,21 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                                 for (auto [j, acc] :
                                                      llvm::enumerate(accs)) {
                                                   if (wide) {
-                                                    // (w0, w2), (w1, w3):
-                                                    // one LDRD.
-                                                    auto [w02, w13] =
-                                                        kb.loadWordPairAt(
-                                                            filterPtr,
-                                                            j * fv->strides[0]);
+                                                    // (w0, w2), (w1, w3).
+                                                    int64_t row =
+                                                        j * fv->strides[0];
+                                                    Value w02, w13;
+                                                    if (dualLoads) {
+                                                      std::tie(w02, w13) =
+                                                          kb.loadWordPairAt(
+                                                              filterPtr, row);
+                                                    } else {
+                                                      w02 = kb.loadWordAt(
+                                                          filterPtr, row, 8);
+                                                      w13 = kb.loadWordAt(
+                                                          filterPtr, row + 4,
+                                                          4);
+                                                    }
                                                     Value sum = kb.intrinsic(
                                                         "llvm.arm.smlad",
                                                         {even, w02, acc});
@@ -279,6 +289,9 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
   unsigned ocBlock;
   /// LLVM's unroll count of the SIMD reduction loop (0: no annotation).
   unsigned unrollCount;
+  /// Whether a widened filter's two words are one LDRD (an i64 load) or two
+  /// LDRs (which a dual-issue core pairs with the SMLADs).
+  bool dualLoads;
 };
 } // namespace
 
@@ -379,10 +392,10 @@ template <typename ConvOp> struct ConvHwcfToDsp : Int8ConvPattern<ConvOp> {
 } // namespace
 
 void dsp::populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
-                               unsigned unrollCount) {
+                               unsigned unrollCount, bool dualLoads) {
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
-               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
-                                                        ocBlock, unrollCount);
+               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(
+      patterns.getContext(), ocBlock, unrollCount, dualLoads);
   patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
 }

@@ -285,7 +285,7 @@ emitForFilledWindow(KernelBuilder &kb, PatternRewriter &rewriter,
 /// Adds the kernels of conv_2d_nhwc_fhwc[_q] and conv_2d_nhwc_hwcf[_q]
 /// (DspConvKernels.cpp); see populateArmDspInt8KernelPatterns.
 void populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
-                          unsigned unrollCount);
+                          unsigned unrollCount, bool dualLoads);
 
 /// Adds the kernel of depthwise_conv_2d_nhwc_hwc[_q]
 /// (DspDepthwiseKernels.cpp).

@@ -33,10 +33,12 @@ constexpr llvm::StringLiteral kDspWideFilterAttr = "memopt.dsp_wide_filter";
 /// Adds the Armv7E-M DSP kernels of int8 convolutions on memrefs
 /// (DspInt8Kernels.cpp); \p ocBlock output channels share one widened
 /// input word, and LLVM unrolls a convolution's SIMD reduction loop by
-/// \p unrollCount (0 or 1: no annotation).
+/// \p unrollCount (0 or 1: no annotation). With \p dualLoads, the two words
+/// of a widened filter (arm-dsp-widen-filters) are one LDRD, else two LDRs.
 void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock,
-                                      unsigned unrollCount = 0);
+                                      unsigned unrollCount = 0,
+                                      bool dualLoads = true);
 
 /// Adds the Armv8.1-M MVE kernels of int8 convolutions on memrefs
 /// (MveInt8Kernels.cpp); \p ocBlock output channels share one input

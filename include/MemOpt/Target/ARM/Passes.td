@@ -71,6 +71,10 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
     Option<"unroll", "unroll", "unsigned", /*default=*/"0",
            "LLVM's unroll count of a convolution's SIMD reduction loop "
            "(llvm.loop.unroll.count, honoured at -Os too); 0 or 1: none">,
+    Option<"dualLoads", "dual-loads", "bool", /*default=*/"true",
+           "Load the two words of a widened filter (arm-dsp-widen-filters) "
+           "as one LDRD; false: two LDRs, which a dual-issue core "
+           "(Cortex-M7) pairs with the SMLADs">,
   ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "memref::MemRefDialect"];
