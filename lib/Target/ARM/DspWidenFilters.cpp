@@ -23,7 +23,12 @@
 // arena does not change, the object's constants grow by the filters
 // widened (the int8 global, if nothing else reads it, is dropped by LLVM).
 // A filter read for a single output pixel (fully connected layers) gains
-// one SXTB16 per two weights for twice its flash and stays int8.
+// one SXTB16 per two weights for twice its flash and stays int8. The
+// copies' extra flash has a budget (max-bytes, the int8 bytes of the
+// filters widened): the filters read for the most output pixels, which
+// gain the most per byte, are widened first, so a model of megabytes of
+// weights (MobileNetV2-224) widens its early layers and still fits a
+// board's flash.
 //
 //===----------------------------------------------------------------------===//
 
@@ -155,8 +160,16 @@ struct ArmDspWidenFiltersPass
       if (isa<linalg::Conv2DNhwcFhwcQOp, linalg::Conv2DNhwcFhwcOp>(op))
         convs.push_back(op);
     });
-    // One copy per global and zero point.
-    DenseMap<std::pair<Operation *, int64_t>, memref::GlobalOp> copies;
+    // The candidates, one per filter global and zero point, with the
+    // pixels they are read for (their gain per flash byte).
+    struct Candidate {
+      memref::GlobalOp global;
+      int64_t zp = 0;
+      int64_t pixels = 0;
+      SmallVector<Operation *> convs;
+    };
+    SmallVector<Candidate> candidates;
+    DenseMap<std::pair<Operation *, int64_t>, size_t> index;
     for (Operation *conv : convs) {
       auto linalgOp = cast<linalg::LinalgOp>(conv);
       if (!linalgOp.hasPureBufferSemantics())
@@ -166,34 +179,55 @@ struct ArmDspWidenFiltersPass
       // A filter read for one output pixel (a fully connected layer, or
       // blocks of its rows) saves one SXTB16 per two weights for two flash
       // bytes per weight: it stays int8.
+      int64_t pixels = getPixelsPerFilter(conv);
       if (!zp || !global ||
-          conv->getOperand(1).getDefiningOp<memref::SubViewOp>() ||
-          getPixelsPerFilter(conv) < 2)
+          conv->getOperand(1).getDefiningOp<memref::SubViewOp>() || pixels < 2)
         continue;
       auto type = cast<MemRefType>(global.getType());
       if (type.getRank() != 4 || type.getDimSize(3) % 4 != 0 || *zp < -128 ||
           *zp > 127)
         continue;
-      memref::GlobalOp &copy = copies[{global.getOperation(), *zp}];
-      if (!copy) {
-        SmallVector<int64_t> shape(type.getShape());
-        shape[3] *= 2;
-        auto wideType =
-            MemRefType::get(shape, IntegerType::get(&getContext(), 8));
-        OpBuilder builder(global);
-        copy = memref::GlobalOp::create(
-            builder, global.getLoc(), (global.getSymName() + "_w16").str(),
-            builder.getStringAttr("private"), wideType, widen(global, *zp),
-            /*constant=*/true, builder.getI64IntegerAttr(8));
-        symbols.insert(copy);
-        ++numGlobals;
+      auto [it, inserted] =
+          index.try_emplace({global.getOperation(), *zp}, candidates.size());
+      if (inserted)
+        candidates.push_back({global, *zp, 0, {}});
+      Candidate &candidate = candidates[it->second];
+      candidate.pixels = std::max(candidate.pixels, pixels);
+      candidate.convs.push_back(conv);
+    }
+    // Within the flash budget, the filters read for the most pixels first
+    // (in module order among equals).
+    std::stable_sort(candidates.begin(), candidates.end(),
+                     [](const Candidate &a, const Candidate &b) {
+                       return a.pixels > b.pixels;
+                     });
+    int64_t budget = maxBytes;
+    for (Candidate &candidate : candidates) {
+      auto type = cast<MemRefType>(candidate.global.getType());
+      if (type.getNumElements() > budget)
+        continue;
+      budget -= type.getNumElements();
+      SmallVector<int64_t> shape(type.getShape());
+      shape[3] *= 2;
+      auto wideType =
+          MemRefType::get(shape, IntegerType::get(&getContext(), 8));
+      OpBuilder builder(candidate.global);
+      auto copy = memref::GlobalOp::create(
+          builder, candidate.global.getLoc(),
+          (candidate.global.getSymName() + "_w16").str(),
+          builder.getStringAttr("private"), wideType,
+          widen(candidate.global, candidate.zp),
+          /*constant=*/true, builder.getI64IntegerAttr(8));
+      symbols.insert(copy);
+      ++numGlobals;
+      for (Operation *conv : candidate.convs) {
+        conv->setAttr(
+            kDspWideFilterAttr,
+            ArrayAttr::get(&getContext(),
+                           {FlatSymbolRefAttr::get(copy.getSymNameAttr()),
+                            TypeAttr::get(copy.getType())}));
+        ++numWidened;
       }
-      conv->setAttr(
-          kDspWideFilterAttr,
-          ArrayAttr::get(&getContext(),
-                         {FlatSymbolRefAttr::get(copy.getSymNameAttr()),
-                          TypeAttr::get(copy.getType())}));
-      ++numWidened;
     }
   }
 };

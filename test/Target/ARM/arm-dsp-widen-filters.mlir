@@ -1,5 +1,6 @@
 // RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-widen-filters)' | FileCheck %s
 // RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-widen-filters,func.func(arm-dsp-int8-kernels))' | FileCheck %s --check-prefix=KERNEL
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-widen-filters{max-bytes=8})' | FileCheck %s --check-prefix=BUDGET
 
 // The widened copy, computed by hand: w - zw with zw = 5,
 //   channel 0: (1, -2, 3, -128) - 5 = (-4, -7, -2, -133),
@@ -85,5 +86,29 @@ func.func @loop(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x4xi32>) {
   scf.for %i = %c0 to %c3 step %c1 {
     linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x, %w, %zp, %zp : memref<1x1x1x4xi8>, memref<4x1x1x4xi8>, i32, i32) outs(%acc : memref<1x1x1x4xi32>)
   }
+  return
+}
+
+// -----
+
+// A budget of 8 bytes: the 8-byte filter read for 4 pixels is widened, the
+// one read for 2 pixels is not (it would exceed the budget), whatever their
+// order; the default budget widens both.
+// BUDGET-LABEL: func.func @budget
+// BUDGET: linalg.conv_2d_nhwc_fhwc_q
+// BUDGET-NOT: memopt.dsp_wide_filter
+// BUDGET-SAME: outs(%arg2
+// BUDGET: linalg.conv_2d_nhwc_fhwc_q {{.*}}memopt.dsp_wide_filter = [@many_w16
+// CHECK-LABEL: func.func @budget
+// CHECK: memopt.dsp_wide_filter = [@few_w16
+// CHECK: memopt.dsp_wide_filter = [@many_w16
+memref.global "private" constant @few : memref<2x1x1x4xi8> = dense<1>
+memref.global "private" constant @many : memref<2x1x1x4xi8> = dense<2>
+func.func @budget(%x2: memref<1x2x1x4xi8>, %x4: memref<1x4x1x4xi8>, %acc2: memref<1x2x1x2xi32>, %acc4: memref<1x4x1x2xi32>) {
+  %zp = arith.constant 0 : i32
+  %few = memref.get_global @few : memref<2x1x1x4xi8>
+  %many = memref.get_global @many : memref<2x1x1x4xi8>
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x2, %few, %zp, %zp : memref<1x2x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc2 : memref<1x2x1x2xi32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%x4, %many, %zp, %zp : memref<1x4x1x4xi8>, memref<2x1x1x4xi8>, i32, i32) outs(%acc4 : memref<1x4x1x2xi32>)
   return
 }

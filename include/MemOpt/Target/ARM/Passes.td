@@ -99,10 +99,18 @@ def ArmDspWidenFiltersPass : Pass<"arm-dsp-widen-filters", "ModuleOp"> {
     of rows) stays int8: each weight is used once, the gain is small for
     twice its flash. Bit-exact
     (the same products). The copy costs flash, twice the filter's bytes; the
-    arena does not change. `cortex-m-pipeline` runs it before the kernels
+    arena does not change. The copies' extra bytes stay within `max-bytes`
+    (256 KiB): the filters read for the most output pixels, which gain the
+    most per byte, come first. `cortex-m-pipeline` runs it before the kernels
     on cortex-m4 and cortex-m7 with `dsp-wide-filters` (on at the default
     and `--optimize=speed`, off at `--optimize=memory`).
   }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"262144",
+           "Flash budget of the widened copies: the int8 bytes of the "
+           "filters widened (each copy adds that many bytes to the object); "
+           "the filters read for the most output pixels first">,
+  ];
   let statistics = [
     Statistic<"numWidened", "num-widened",
               "Convolutions that read a widened filter">,
