@@ -308,6 +308,9 @@ static void getPipelineOptions(const CompileOptions &options, bool progress,
   // default's code; -O2/-O3 leave unrolling to LLVM, -Oz unrolls nothing.
   if (options.getOptLevel() != OptLevel::Os && !options.choosesSpeed())
     pipeline.kernelUnroll = 0;
+  // -Oz (--optimize=memory) keeps the int8 filters only: the widened
+  // copies double the convolutions' filter flash.
+  pipeline.dspWideFilters = options.getOptLevel() != OptLevel::Oz;
   pipeline.mveKernels = options.mveKernels;
   pipeline.alignment = options.alignment;
   pipeline.io = options.io;

@@ -358,10 +358,18 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if ((dsp || mve) &&
       failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
     return failure();
-  if (dsp && failed(addText(pm,
-                            "func.func(arm-dsp-int8-kernels{unroll=" +
-                                std::to_string(options.kernelUnroll) + "})",
-                            errorMessage)))
+  if (dsp && options.dspWideFilters &&
+      failed(addText(pm, "arm-dsp-widen-filters", errorMessage)))
+    return failure();
+  if (dsp &&
+      failed(addText(
+          pm,
+          "func.func(arm-dsp-int8-kernels{unroll=" +
+              std::to_string(options.kernelUnroll) +
+              // Cortex-M7 issues an LDR with an SMLAD in
+              // one cycle, an LDRD alone.
+              (target->cpu == "cortex-m7" ? " dual-loads=false" : "") + "})",
+          errorMessage)))
     return failure();
   if (mve && failed(addText(pm,
                             "func.func(arm-mve-int8-kernels),"

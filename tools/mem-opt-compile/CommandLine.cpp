@@ -176,11 +176,13 @@ static cl::opt<std::string> optLevel(
 static cl::opt<std::string> optimizeGoal(
     "optimize",
     withDefault(
-        "What the code is optimized for: memory (-Oz, the smallest code; "
-        "with --sram, the smallest SRAM among the candidates), "
-        "balanced (-Os: small code, only the int8 DSP kernels' reduction "
-        "loops unrolled, by 4, on cortex-m4/m7) or speed (per layer, -O2's "
-        "code where an instruction estimate says it is faster than "
+        "What the code is optimized for: memory (-Oz, the smallest code "
+        "and int8 filters only; with --sram, the smallest SRAM among the "
+        "candidates), balanced (-Os: small code, only the int8 DSP kernels' "
+        "reduction loops unrolled, by 4, on cortex-m4/m7, and convolution "
+        "filters of 4k input channels also stored widened to halfwords, "
+        "twice their flash) or speed (balanced's widened filters; per layer, "
+        "-O2's code where an instruction estimate says it is faster than "
         "balanced's, else balanced's: never more instructions than the "
         "default on the benchmark models, more flash; a remark says when no "
         "layer can win, and the code is then the default's). The arena is "

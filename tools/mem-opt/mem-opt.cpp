@@ -91,8 +91,8 @@ static SmallVector<HelpGroup> getHelpGroups() {
        {"verify-default-attributes", "decompose-transpose-conv",
         "split-concats"}},
       {"Kernels for the CPU",
-       {"arm-dsp-fold-zero-points", "arm-dsp-int8-kernels",
-        "arm-mve-int8-kernels"}},
+       {"arm-dsp-fold-zero-points", "arm-dsp-widen-filters",
+        "arm-dsp-int8-kernels", "arm-mve-int8-kernels"}},
       {"After the TOSA lowering", {"drop-tosa-target-env"}},
   };
 }

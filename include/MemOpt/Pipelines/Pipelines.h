@@ -175,6 +175,15 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
                      "their SIMD reduction loops (llvm.loop.unroll.count, "
                      "honoured at -Os too; 0: none) (default: 4)"),
       llvm::cl::init(4)};
+  /// Widened copies of the DSP kernels' convolution filters (flash).
+  PassOptions::Option<bool> dspWideFilters{
+      *this, "dsp-wide-filters",
+      llvm::cl::desc("Store the filters of int8 convolutions whose input "
+                     "channels are a multiple of 4 a second time, widened "
+                     "to halfword pairs, for the DSP kernels "
+                     "(arm-dsp-widen-filters): fewer instructions for twice "
+                     "the filters' flash (default: true)"),
+      llvm::cl::init(true)};
   /// MVE kernels for int8 convolutions where the CPU has the extension.
   PassOptions::Option<bool> mveKernels{
       *this, "mve-kernels",

@@ -13,19 +13,51 @@
 
 #include "DspKernels.h"
 
+#include "MemOpt/Target/ARM/Passes.h"
+
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
 using namespace mlir::memopt::armkernels;
 using namespace mlir::memopt::armkernels::dsp;
 
+/// The widened copy of \p conv's filter that arm-dsp-widen-filters made
+/// (kDspWideFilterAttr), read at the rows \p filter reads: every group of
+/// four input channels at twice its int8 offset. None without a copy or if
+/// the filter's input channels are not contiguous rows of a multiple of 4.
+static std::optional<ByteView> getWideFilter(KernelBuilder &kb, Operation *conv,
+                                             const ByteView &filter) {
+  auto attr = conv->getAttrOfType<ArrayAttr>(kDspWideFilterAttr);
+  if (!attr || attr.size() != 2)
+    return std::nullopt;
+  auto symbol = dyn_cast<FlatSymbolRefAttr>(attr[0]);
+  auto typeAttr = dyn_cast<TypeAttr>(attr[1]);
+  auto type = typeAttr ? dyn_cast<MemRefType>(typeAttr.getValue()) : nullptr;
+  ArrayRef<int64_t> shape = filter.shape;
+  if (!symbol || !type || type.getRank() != 4 || shape[3] % 4 != 0 ||
+      type.getDimSize(3) != 2 * shape[3] || filter.strides[3] != 1 ||
+      filter.strides[2] != shape[3] || filter.strides[1] != shape[2] * shape[3])
+    return std::nullopt;
+  Value global =
+      memref::GetGlobalOp::create(kb.b, kb.loc, type, symbol.getValue());
+  FailureOr<ByteView> view = getByteView(kb, global);
+  if (failed(view))
+    return std::nullopt;
+  view->offset = kb.addScaled(view->offset, filter.offset, 2);
+  view->strides.assign(
+      {2 * filter.strides[0], 2 * filter.strides[1], 2 * filter.strides[2], 2});
+  return *view;
+}
+
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
 template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
-  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount)
+  ConvFhwcToDsp(MLIRContext *context, unsigned ocBlock, unsigned unrollCount,
+                bool dualLoads)
       : Int8ConvPattern<ConvOp>(context), ocBlock(ocBlock),
-        unrollCount(unrollCount) {}
+        unrollCount(unrollCount), dualLoads(dualLoads) {}
 
   LogicalResult rewriteConv(ConvOp op, const ConvParts &parts,
                             PatternRewriter &rewriter) const override {
@@ -34,8 +66,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
     if (failed(input))
       return rewriter.notifyMatchFailure(op, "dynamic strides");
     FailureOr<ByteView> filter = getByteView(kb, parts.filter);
-    const ByteView *in = &input->view;
-    bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
+    std::optional<ByteView> wideFilter = getWideFilter(kb, op, *filter);
     ArrayRef<int64_t> outShape =
         cast<MemRefType>(parts.output.getType()).getShape();
     int64_t numOc = outShape[3];
@@ -48,7 +79,10 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
     Value output = parts.output;
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
 
-    auto emitKernel = [&](KernelBuilder &kb, const WindowGuard *guard) {
+    auto emitKernel = [&](KernelBuilder &kb, const WindowGuard *guard,
+                          const ByteView &inView) {
+      const ByteView *in = &inView;
+      bool contiguous = in->strides[3] == 1 && filter->strides[3] == 1;
       // Without bounds checks, a kernel row of contiguous pixels is one run
       // of KW * IC bytes in both the input and the filter: the SIMD
       // reduction spans it (a first layer of 3 input channels gets 2 words
@@ -61,6 +95,10 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
       }
       // The SIMD part of the reduction over a run; the rest is scalar.
       int64_t runSimd = contiguous ? runIc - runIc % 4 : 0;
+      // The widened filter (two words per four input channels, its zero
+      // point subtracted) where the whole run is SIMD.
+      bool wide = wideFilter && runSimd == runIc;
+      const ByteView *fv = wide ? &*wideFilter : &*filter;
       forEachPixel(
           kb, outShape, *in, parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
@@ -73,7 +111,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
               // The block's filter rows, output channel j at a constant
               // j * strides[0] after the first (immediate load offsets).
               Value filterBlock =
-                  kb.addScaled(filter->offset, first, filter->strides[0]);
+                  kb.addScaled(fv->offset, first, fv->strides[0]);
               accs = forWithAccs(
                   kb, 0, kh, 1, accs,
                   [&](KernelBuilder &kb, Value y, ValueRange accs) {
@@ -99,8 +137,8 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                           parts.dilationW * in->strides[2]);
                                       Value filterTap = kb.addScaled(
                                           kb.addScaled(filterBlock, y,
-                                                       filter->strides[1]),
-                                          x, filter->strides[2]);
+                                                       fv->strides[1]),
+                                          x, fv->strides[2]);
                                       // Four input channels per step: 2
                                       // widenings of the input word, then per
                                       // output channel 2 widenings and 2
@@ -113,7 +151,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                       state.push_back(
                                           kb.address(in->base, inTap));
                                       state.push_back(
-                                          kb.address(filter->base, filterTap));
+                                          kb.address(fv->base, filterTap));
                                       SmallVector<Value> result =
                                           forStepsWithAccs(
                                               kb, 0, runSimd, 4, state,
@@ -133,6 +171,30 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                                 SmallVector<Value> next;
                                                 for (auto [j, acc] :
                                                      llvm::enumerate(accs)) {
+                                                  if (wide) {
+                                                    // (w0, w2), (w1, w3).
+                                                    int64_t row =
+                                                        j * fv->strides[0];
+                                                    Value w02, w13;
+                                                    if (dualLoads) {
+                                                      std::tie(w02, w13) =
+                                                          kb.loadWordPairAt(
+                                                              filterPtr, row);
+                                                    } else {
+                                                      w02 = kb.loadWordAt(
+                                                          filterPtr, row, 8);
+                                                      w13 = kb.loadWordAt(
+                                                          filterPtr, row + 4,
+                                                          4);
+                                                    }
+                                                    Value sum = kb.intrinsic(
+                                                        "llvm.arm.smlad",
+                                                        {even, w02, acc});
+                                                    next.push_back(kb.intrinsic(
+                                                        "llvm.arm.smlad",
+                                                        {odd, w13, sum}));
+                                                    continue;
+                                                  }
                                                   Value w = kb.loadWordAt(
                                                       filterPtr,
                                                       j * filter->strides[0]);
@@ -151,7 +213,7 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                                 next.push_back(
                                                     kb.offsetPointer(inPtr, 4));
                                                 next.push_back(kb.offsetPointer(
-                                                    filterPtr, 4));
+                                                    filterPtr, wide ? 8 : 4));
                                                 return next;
                                               },
                                               unrollCount);
@@ -197,7 +259,27 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
             forChannelBlocks(kb, blocked, numOc, block, emitBlock);
           });
     };
-    emitForWindow(kb, *input, emitKernel);
+    // A kernel row of a few input channels, not a multiple of 4, is one run
+    // without bounds checks (a word per 4 bytes of the row) but a scalar
+    // tail per tap with them: the border windows are filled and copied (as
+    // the fused loop did) and read without checks too (first layers: the
+    // kernel row of KWS's 10x4 convolution of one input channel is one word
+    // instead of 4 scalar taps per output channel).
+    bool fillBorder = numIc % 4 != 0 && kw > 1 && parts.dilationW == 1 &&
+                      filter->strides[3] == 1 && filter->strides[2] == numIc &&
+                      input->view.strides[3] == 1 &&
+                      input->view.strides[2] == numIc;
+    if (fillBorder && succeeded(emitForFilledWindow(
+                          kb, rewriter, *input, parts.input,
+                          [&](KernelBuilder &kb, const ByteView &view) {
+                            emitKernel(kb, nullptr, view);
+                          }))) {
+      rewriter.eraseOp(op);
+      return success();
+    }
+    emitForWindow(kb, *input, [&](KernelBuilder &kb, const WindowGuard *guard) {
+      emitKernel(kb, guard, input->view);
+    });
     eraseWindowWrites(rewriter, *input);
     rewriter.eraseOp(op);
     return success();
@@ -207,6 +289,9 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
   unsigned ocBlock;
   /// LLVM's unroll count of the SIMD reduction loop (0: no annotation).
   unsigned unrollCount;
+  /// Whether a widened filter's two words are one LDRD (an i64 load) or two
+  /// LDRs (which a dual-issue core pairs with the SMLADs).
+  bool dualLoads;
 };
 } // namespace
 
@@ -307,10 +392,10 @@ template <typename ConvOp> struct ConvHwcfToDsp : Int8ConvPattern<ConvOp> {
 } // namespace
 
 void dsp::populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
-                               unsigned unrollCount) {
+                               unsigned unrollCount, bool dualLoads) {
   patterns.add<ConvFhwcToDsp<linalg::Conv2DNhwcFhwcQOp>,
-               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(patterns.getContext(),
-                                                        ocBlock, unrollCount);
+               ConvFhwcToDsp<linalg::Conv2DNhwcFhwcOp>>(
+      patterns.getContext(), ocBlock, unrollCount, dualLoads);
   patterns.add<ConvHwcfToDsp<linalg::Conv2DNhwcHwcfQOp>,
                ConvHwcfToDsp<linalg::Conv2DNhwcHwcfOp>>(patterns.getContext());
 }

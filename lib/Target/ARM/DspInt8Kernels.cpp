@@ -68,8 +68,10 @@ using namespace mlir::memopt;
 
 void mlir::memopt::populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                                     unsigned ocBlock,
-                                                    unsigned unrollCount) {
-  armkernels::dsp::populateConvPatterns(patterns, ocBlock, unrollCount);
+                                                    unsigned unrollCount,
+                                                    bool dualLoads) {
+  armkernels::dsp::populateConvPatterns(patterns, ocBlock, unrollCount,
+                                        dualLoads);
   armkernels::dsp::populateElementwisePatterns(patterns);
   armkernels::dsp::populateDepthwisePatterns(patterns);
 }

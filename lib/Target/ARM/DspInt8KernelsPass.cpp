@@ -42,7 +42,7 @@ struct ArmDspInt8KernelsPass
       return signalPassFailure();
     }
     RewritePatternSet patterns(&getContext());
-    populateArmDspInt8KernelPatterns(patterns, ocBlock, unroll);
+    populateArmDspInt8KernelPatterns(patterns, ocBlock, unroll, dualLoads);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -74,11 +74,28 @@ public:
     return LLVM::GEPOp::create(b, loc, ptr, i8, pointer,
                                ArrayRef<LLVM::GEPArg>{bytes});
   }
-  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load).
-  Value loadWordAt(Value pointer, int64_t bytes = 0) {
+  /// Four bytes at \p pointer + \p bytes as an i32 (an unaligned load, or
+  /// one aligned to \p alignment bytes, which LLVM may pair into LDRD).
+  Value loadWordAt(Value pointer, int64_t bytes = 0, unsigned alignment = 1) {
     return LLVM::LoadOp::create(b, loc, i32,
                                 bytes ? offsetPointer(pointer, bytes) : pointer,
-                                /*alignment=*/1);
+                                alignment);
+  }
+  /// The two words at \p pointer + \p bytes, 8-byte aligned, through one
+  /// i64 load (one LDRD, which LLVM does not form from two i32 loads for
+  /// every CPU): {low word, high word}.
+  std::pair<Value, Value> loadWordPairAt(Value pointer, int64_t bytes) {
+    Type i64 = b.getI64Type();
+    Value pair = LLVM::LoadOp::create(
+        b, loc, i64, bytes ? offsetPointer(pointer, bytes) : pointer,
+        /*alignment=*/8);
+    Value low = LLVM::TruncOp::create(b, loc, i32, pair);
+    Value high = LLVM::TruncOp::create(
+        b, loc, i32,
+        LLVM::LShrOp::create(
+            b, loc, pair,
+            LLVM::ConstantOp::create(b, loc, i64, b.getI64IntegerAttr(32))));
+    return {low, high};
   }
   /// Four bytes at \p base + \p offset (+ \p constantOffset) as an i32 (an
   /// unaligned load).
@@ -246,6 +263,21 @@ void emitForWindow(
     KernelBuilder &kb, const ConvInput &input,
     function_ref<void(KernelBuilder &, const WindowGuard *)> emit);
 
+/// Emits \p emit(kb, view) twice when \p input is a padded window, both
+/// without bounds checks: for the windows the copy covers entirely with the
+/// image read in place (input.view), and for the others with the window's
+/// fill and copy moved into that branch and the window \p windowMemRef read
+/// as written (the fill and copy stay: the caller does not erase them).
+/// For kernels whose unchecked loop is much cheaper than the checked one
+/// (a kernel row of few input channels read as one run): the border pays a
+/// fill and a copy of the window instead of a scalar tap per byte. Fails,
+/// creating nothing, without a window or if \p windowMemRef has dynamic
+/// strides.
+LogicalResult
+emitForFilledWindow(KernelBuilder &kb, PatternRewriter &rewriter,
+                    const ConvInput &input, Value windowMemRef,
+                    function_ref<void(KernelBuilder &, const ByteView &)> emit);
+
 //===----------------------------------------------------------------------===//
 // The kernel files' patterns
 //===----------------------------------------------------------------------===//
@@ -253,7 +285,7 @@ void emitForWindow(
 /// Adds the kernels of conv_2d_nhwc_fhwc[_q] and conv_2d_nhwc_hwcf[_q]
 /// (DspConvKernels.cpp); see populateArmDspInt8KernelPatterns.
 void populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
-                          unsigned unrollCount);
+                          unsigned unrollCount, bool dualLoads);
 
 /// Adds the kernel of depthwise_conv_2d_nhwc_hwc[_q]
 /// (DspDepthwiseKernels.cpp).

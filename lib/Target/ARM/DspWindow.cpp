@@ -156,18 +156,14 @@ SmallVector<Value> dsp::forWindowTaps(KernelBuilder &kb,
       });
 }
 
-void dsp::emitForWindow(
-    KernelBuilder &kb, const ConvInput &input,
-    function_ref<void(KernelBuilder &, const WindowGuard *)> emit) {
-  if (!input.window)
-    return emit(kb, nullptr);
-  const WindowGuard *window = &input.guard;
+/// Whether the window of \p window lies in the copied part entirely (the
+/// interior of the image): no tap of it needs a bounds check.
+static Value isWholeWindow(KernelBuilder &kb, const WindowGuard &window) {
   auto equals = [&](Value a, int64_t b) {
     return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::eq, a,
                                  kb.constant(b));
   };
-  Value whole;
-  if (window->exact) {
+  if (window.exact) {
     // The window lies in the image: origin in [0, extent - window].
     auto inside = [&](Value origin, int64_t extent, int64_t size) -> Value {
       if (extent < size)
@@ -175,19 +171,26 @@ void dsp::emitForWindow(
       return arith::CmpIOp::create(kb.b, kb.loc, arith::CmpIPredicate::ule,
                                    origin, kb.constant(extent - size));
     };
-    whole = arith::AndIOp::create(
-        kb.b, kb.loc, inside(window->originH, window->extentH, window->height),
-        inside(window->originW, window->extentW, window->width));
-  } else {
-    whole = arith::AndIOp::create(
-        kb.b, kb.loc,
-        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetH, 0),
-                              equals(window->sizeH, window->height)),
-        arith::AndIOp::create(kb.b, kb.loc, equals(window->offsetW, 0),
-                              equals(window->sizeW, window->width)));
+    return arith::AndIOp::create(
+        kb.b, kb.loc, inside(window.originH, window.extentH, window.height),
+        inside(window.originW, window.extentW, window.width));
   }
+  return arith::AndIOp::create(
+      kb.b, kb.loc,
+      arith::AndIOp::create(kb.b, kb.loc, equals(window.offsetH, 0),
+                            equals(window.sizeH, window.height)),
+      arith::AndIOp::create(kb.b, kb.loc, equals(window.offsetW, 0),
+                            equals(window.sizeW, window.width)));
+}
+
+void dsp::emitForWindow(
+    KernelBuilder &kb, const ConvInput &input,
+    function_ref<void(KernelBuilder &, const WindowGuard *)> emit) {
+  if (!input.window)
+    return emit(kb, nullptr);
+  const WindowGuard *window = &input.guard;
   scf::IfOp::create(
-      kb.b, kb.loc, whole,
+      kb.b, kb.loc, isWholeWindow(kb, *window),
       [&](OpBuilder &b, Location loc) {
         KernelBuilder inner(b, loc);
         emit(inner, nullptr);
@@ -198,6 +201,36 @@ void dsp::emitForWindow(
         emit(inner, window);
         scf::YieldOp::create(b, loc);
       });
+}
+
+LogicalResult dsp::emitForFilledWindow(
+    KernelBuilder &kb, PatternRewriter &rewriter, const ConvInput &input,
+    Value windowMemRef,
+    function_ref<void(KernelBuilder &, const ByteView &)> emit) {
+  if (!input.window)
+    return failure();
+  FailureOr<ByteView> windowView = getByteView(kb, windowMemRef);
+  if (failed(windowView))
+    return failure();
+  auto ifOp = scf::IfOp::create(
+      kb.b, kb.loc, isWholeWindow(kb, input.guard),
+      [&](OpBuilder &b, Location loc) {
+        KernelBuilder inner(b, loc);
+        emit(inner, input.view);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location loc) {
+        KernelBuilder inner(b, loc);
+        emit(inner, *windowView);
+        scf::YieldOp::create(b, loc);
+      });
+  // The border windows are filled and copied as before, then read without
+  // bounds checks: the fill and the copy move to the start of the else
+  // branch (their operands are defined before the convolution).
+  Block &border = ifOp.getElseRegion().front();
+  rewriter.moveOpBefore(input.window->fill, &border, border.begin());
+  rewriter.moveOpAfter(input.window->copy, input.window->fill);
+  return success();
 }
 
 FailureOr<ConvInput>

@@ -26,13 +26,19 @@ namespace memopt {
 #define GEN_PASS_REGISTRATION
 #include "MemOpt/Target/ARM/Passes.h.inc"
 
+/// The attribute that arm-dsp-widen-filters puts on an int8 convolution:
+/// [the symbol of its filter's widened copy, the copy's memref type].
+constexpr llvm::StringLiteral kDspWideFilterAttr = "memopt.dsp_wide_filter";
+
 /// Adds the Armv7E-M DSP kernels of int8 convolutions on memrefs
 /// (DspInt8Kernels.cpp); \p ocBlock output channels share one widened
 /// input word, and LLVM unrolls a convolution's SIMD reduction loop by
-/// \p unrollCount (0 or 1: no annotation).
+/// \p unrollCount (0 or 1: no annotation). With \p dualLoads, the two words
+/// of a widened filter (arm-dsp-widen-filters) are one LDRD, else two LDRs.
 void populateArmDspInt8KernelPatterns(RewritePatternSet &patterns,
                                       unsigned ocBlock,
-                                      unsigned unrollCount = 0);
+                                      unsigned unrollCount = 0,
+                                      bool dualLoads = true);
 
 /// Adds the Armv8.1-M MVE kernels of int8 convolutions on memrefs
 /// (MveInt8Kernels.cpp); \p ocBlock output channels share one input

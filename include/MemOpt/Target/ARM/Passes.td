@@ -71,9 +71,52 @@ def ArmDspInt8KernelsPass : Pass<"arm-dsp-int8-kernels", "func::FuncOp"> {
     Option<"unroll", "unroll", "unsigned", /*default=*/"0",
            "LLVM's unroll count of a convolution's SIMD reduction loop "
            "(llvm.loop.unroll.count, honoured at -Os too); 0 or 1: none">,
+    Option<"dualLoads", "dual-loads", "bool", /*default=*/"true",
+           "Load the two words of a widened filter (arm-dsp-widen-filters) "
+           "as one LDRD; false: two LDRs, which a dual-issue core "
+           "(Cortex-M7) pairs with the SMLADs">,
   ];
   let dependentDialects = ["LLVM::LLVMDialect", "scf::SCFDialect",
                            "arith::ArithDialect", "memref::MemRefDialect"];
+}
+
+def ArmDspWidenFiltersPass : Pass<"arm-dsp-widen-filters", "ModuleOp"> {
+  let summary = "Store int8 convolution filters widened to halfword pairs "
+                "for the DSP kernels";
+  let description = [{
+    For each bufferized `linalg.conv_2d_nhwc_fhwc[_q]` whose filter is a
+    constant int8 global (read whole, or a block of its output channels
+    through a subview) with input channels a multiple of 4, adds a constant
+    copy of the filter minus its zero point as halfwords, each group of four
+    input channels `w0 w1 w2 w3` stored as the pairs `(w0, w2), (w1, w3)`
+    that `SMLAD` multiplies with the input word's `SXTB16` and
+    `SXTB16 ROR #8` (`<filter>_w16`, one per filter and zero point), and
+    marks the convolution with it (`memopt.dsp_wide_filter`).
+    `arm-dsp-int8-kernels` then loads two filter words per four input
+    channels and output channel and widens nothing but the input: 3 instead
+    of 5 instructions per output channel and four input channels. A filter
+    read for one output pixel (a fully connected layer, whole or as blocks
+    of rows) stays int8: each weight is used once, the gain is small for
+    twice its flash. Bit-exact
+    (the same products). The copy costs flash, twice the filter's bytes; the
+    arena does not change. The copies' extra bytes stay within `max-bytes`
+    (256 KiB): the filters read for the most output pixels, which gain the
+    most per byte, come first. `cortex-m-pipeline` runs it before the kernels
+    on cortex-m4 and cortex-m7 with `dsp-wide-filters` (on at the default
+    and `--optimize=speed`, off at `--optimize=memory`).
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"262144",
+           "Flash budget of the widened copies: the int8 bytes of the "
+           "filters widened (each copy adds that many bytes to the object); "
+           "the filters read for the most output pixels first">,
+  ];
+  let statistics = [
+    Statistic<"numWidened", "num-widened",
+              "Convolutions that read a widened filter">,
+    Statistic<"numGlobals", "num-globals", "Widened filter copies added">,
+  ];
+  let dependentDialects = ["memref::MemRefDialect"];
 }
 
 def ArmDspFoldInputZeroPointsPass
