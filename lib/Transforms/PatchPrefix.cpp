@@ -31,6 +31,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -597,17 +598,19 @@ struct PatchPrefixPass
   void runOnOperation() override;
 
 private:
-  /// Chooses the plan of patches=auto, or nothing if none lowers the peak.
+  /// Chooses the plan of patches=auto, or nothing if none lowers the peak;
+  /// then \p whyNone says why, in one line.
   FailureOr<std::optional<PatchPlan>>
   chooseAutoPlan(func::FuncOp func, const PrefixAnalysis &analysis,
                  const CostModelOptions &options, int64_t &peakBefore,
-                 int64_t &peakAfter);
+                 int64_t &peakAfter, std::string &whyNone);
 };
 } // namespace
 
 FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
     func::FuncOp func, const PrefixAnalysis &analysis,
-    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter) {
+    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter,
+    std::string &whyNone) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
@@ -628,14 +631,21 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
   std::optional<PatchPlan> best;
   int64_t bestPeak = peakBefore;
   double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
+  // Why no grid was chosen: the cuts the peak comes after, the cheapest
+  // grid over the MAC limit, and the best grid that did not lower the peak.
+  unsigned cutsBeforeTail = 0;
+  std::optional<PatchPlan> cheapestOver, bestKept;
+  int64_t bestKeptPeak = 0;
   for (unsigned cut : analysis.cuts) {
     std::optional<NodeId> node = graph->lookupNode(analysis.ops[cut]);
     if (!node)
       continue;
     // Steps after the cut are unchanged (the cut's node is step *node in
     // block order): a plan there cannot beat their peak.
-    if (suffixPeak[*node + 1] >= bestPeak)
+    if (suffixPeak[*node + 1] >= bestPeak) {
+      ++cutsBeforeTail;
       continue;
+    }
     RankedTensorType cutType =
         getImageType(analysis.ops[cut]->getResult(0).getType());
     int64_t prefixMacs = getPrefixMacs(analysis, cut, 1, 1);
@@ -645,16 +655,68 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
       PatchPlan plan{cut, grid, grid, analysis.totalMacs, 0};
       plan.macsAfter = analysis.totalMacs - prefixMacs +
                        getPrefixMacs(analysis, cut, grid, grid);
-      if (plan.macsAfter - plan.macsBefore > limit)
+      if (plan.macsAfter - plan.macsBefore > limit) {
+        if (!cheapestOver || plan.macsAfter < cheapestOver->macsAfter)
+          cheapestOver = plan;
         break;
+      }
       FailureOr<int64_t> peak = evaluatePlan(func, plan, options);
       if (succeeded(peak) && *peak < bestPeak) {
         bestPeak = *peak;
         best = plan;
+      } else if (succeeded(peak) && (!bestKept || *peak < bestKeptPeak)) {
+        bestKept = plan;
+        bestKeptPeak = *peak;
       }
     }
   }
   peakAfter = bestPeak;
+  if (best)
+    return best;
+
+  // No grid: one line that says why.
+  auto name = [&](const PatchPlan &plan) {
+    Operation *op = analysis.ops[plan.cut];
+    return llvm::formatv("{0}x{1} up to {2} at {3}", plan.rows, plan.cols,
+                         op->getName().getStringRef(),
+                         getLocationLabel(op->getLoc()))
+        .str();
+  };
+  auto extra = [&](const PatchPlan &plan) {
+    return llvm::formatv("{0:F1}",
+                         100.0 * double(plan.macsAfter - plan.macsBefore) /
+                             double(plan.macsBefore))
+        .str();
+  };
+  llvm::raw_string_ostream os(whyNone);
+  os << "no patch grid: ";
+  if (bestKept) {
+    os << "no grid within " << llvm::format("%g", double(maxMacOverhead))
+       << "% extra MACs lowers the peak of " << peakBefore
+       << " bytes (the best, " << name(*bestKept) << ", needs " << bestKeptPeak
+       << ")";
+  } else if (cheapestOver) {
+    os << "every grid of a cut before the peak needs more than "
+       << llvm::format("%g", double(maxMacOverhead))
+       << "% extra MACs (the cheapest, " << name(*cheapestOver) << ", +"
+       << extra(*cheapestOver) << "%)";
+  } else if (cutsBeforeTail == analysis.cuts.size()) {
+    // The first step after the last cut where the unpatched peak is reached.
+    Operation *lastCut = analysis.ops[analysis.cuts.back()];
+    unsigned step = *graph->lookupNode(lastCut) + 1;
+    while (step + 1 < profile.liveBytes.size() &&
+           profile.liveBytes[step] < peakBefore)
+      ++step;
+    SmallVector<NodeId> order = graph->getProgramOrder();
+    Operation *peakOp = graph->getNode(order[step]).op;
+    os << "the peak of " << peakBefore << " bytes is at "
+       << peakOp->getName().getStringRef() << " at "
+       << getLocationLabel(peakOp->getLoc()) << ", after the last cut ("
+       << lastCut->getName().getStringRef() << " at "
+       << getLocationLabel(lastCut->getLoc()) << ")";
+  } else {
+    os << "no cut is 2x2 pixels or more";
+  }
   return best;
 }
 
@@ -686,17 +748,24 @@ void PatchPrefixPass::runOnOperation() {
       emitWarning(func.getLoc(),
                   "patch-prefix: no prefix of convolutions, poolings and "
                   "elementwise ops ends in a single value; nothing patched");
+    else
+      emitRemark(func.getLoc(),
+                 "patch-prefix: no patch grid: no prefix of convolutions, "
+                 "poolings and elementwise ops ends in a single value");
     return markAllAnalysesPreserved();
   }
 
   std::optional<PatchPlan> plan;
   int64_t peakBefore = 0, peakAfter = 0;
   if (isAuto) {
+    std::string whyNone;
     FailureOr<std::optional<PatchPlan>> chosen =
-        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter);
+        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter, whyNone);
     if (failed(chosen))
       return signalPassFailure();
     plan = *chosen;
+    if (!plan)
+      emitRemark(func.getLoc(), "patch-prefix: ") << whyNone;
   } else {
     // The forced grid, on the longest prefix within the MAC limit (or the
     // shortest one the grid fits if none is).
