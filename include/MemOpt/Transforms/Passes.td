@@ -281,6 +281,8 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
   let statistics = [
     Statistic<"prefixesPatched", "prefixes-patched",
               "Functions whose prefix runs patch by patch">,
+    Statistic<"blocksPatched", "blocks-patched",
+              "Blocks computed in bands (patches=<...>+blocks)">,
   ];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
