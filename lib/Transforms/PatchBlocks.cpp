@@ -35,6 +35,12 @@ static constexpr unsigned kMaxRounds = 24;
 /// Start values tried per round (nearest to the peak first) that have a cut
 /// at or after the peak, and cuts tried per start.
 static constexpr unsigned kMaxStarts = 8, kMaxCuts = 2;
+/// Candidates are ranked by the exact scheduler's order in one search state
+/// (its heuristics); the best kMaxProofs are then searched with the
+/// pipeline's state budget for patches, and the first proven optimal is
+/// taken, so every step keeps the schedule's proof.
+static constexpr uint64_t kProofStates = 1000000;
+static constexpr unsigned kMaxProofs = 3;
 /// Square grids tried, up to this many rows (row bands up to max-grid).
 static constexpr int64_t kMaxSquare = 4;
 /// Ops scanned back from the peak for start values.
@@ -68,6 +74,9 @@ struct PeakScore {
   int64_t stepsAtPeak = 0;
   /// The op of the first step at the peak.
   Operation *op = nullptr;
+  /// True if the peak equals the scheduler's lower bound on every order:
+  /// the pipeline's exact scheduler then proves it optimal.
+  bool proven = false;
 
   bool operator<(const PeakScore &other) const {
     return std::make_pair(peak, stepsAtPeak) <
@@ -76,16 +85,17 @@ struct PeakScore {
 };
 } // namespace
 
-/// Returns the score of the order the exact scheduler finds for \p func in
-/// one search state (the best of its heuristic orders, never worse than
-/// block order).
+/// Returns the score of the order the exact scheduler finds for \p func
+/// within \p states search states (never worse than block order), which is
+/// proven if it reaches the scheduler's lower bound.
 static FailureOr<PeakScore> getScheduledPeak(func::FuncOp func,
-                                             const CostModelOptions &options) {
+                                             const CostModelOptions &options,
+                                             uint64_t states) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
   ScheduleResult result = scheduleForMemory(*graph, ScheduleAlgorithm::Exact,
-                                            SchedulerLimits{0, 1});
+                                            SchedulerLimits{0, states});
   PeakScore score;
   if (result.order.empty())
     return score;
@@ -94,6 +104,7 @@ static FailureOr<PeakScore> getScheduledPeak(func::FuncOp func,
   score.peak = profile.peakBytes;
   score.stepsAtPeak = llvm::count(profile.liveBytes, profile.peakBytes);
   score.op = graph->getNode(result.order[profile.peakStep]).op;
+  score.proven = result.peakBytes == result.lowerBound;
   return score;
 }
 
@@ -101,14 +112,15 @@ static FailureOr<PeakScore> getScheduledPeak(func::FuncOp func,
 /// \p plan rewritten, or failure if the plan does not apply.
 static FailureOr<PeakScore> evaluateBands(func::FuncOp func, Value start,
                                           const PatchPlan &plan,
-                                          const CostModelOptions &options) {
+                                          const CostModelOptions &options,
+                                          uint64_t states) {
   func::FuncOp copy = func.clone();
   FailureOr<PeakScore> score = failure();
   {
     PrefixAnalysis analysis(copy, mapValue(func, copy, start));
     if (plan.cut < analysis.ops.size() &&
         succeeded(applyPatchPlan(analysis, plan)) && succeeded(verify(copy)))
-      score = getScheduledPeak(copy, options);
+      score = getScheduledPeak(copy, options, states);
   }
   copy.erase();
   // The copy's ops are gone.
@@ -143,8 +155,10 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
                                         unsigned maxGrid,
                                         SmallVectorImpl<std::string> &applied) {
   double limit = double(baseMacs) * (1.0 + maxMacOverhead / 100.0);
+  // The peak of the last proven step (before any, the heuristic order's).
+  std::optional<int64_t> previous;
   for (unsigned round = 0; round < kMaxRounds; ++round) {
-    FailureOr<PeakScore> current = getScheduledPeak(func, options);
+    FailureOr<PeakScore> current = getScheduledPeak(func, options, 1);
     if (failed(current))
       return failure();
     Operation *peakOp = current->op;
@@ -168,7 +182,7 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
       if (getImageType(arg.getType()))
         starts.push_back(arg);
 
-    std::optional<BandChoice> best;
+    SmallVector<BandChoice> choices;
     unsigned validStarts = 0;
     for (Value start : starts) {
       if (validStarts == kMaxStarts)
@@ -201,15 +215,28 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
             if (double(plan.macsAfter) > limit)
               break;
             FailureOr<PeakScore> score =
-                evaluateBands(func, start, plan, options);
-            if (failed(score) || !(*score < *current))
-              continue;
-            if (!best || *score < best->score ||
-                (!(best->score < *score) &&
-                 plan.macsAfter < best->plan.macsAfter))
-              best = BandChoice{start, plan, *score};
+                evaluateBands(func, start, plan, options, 1);
+            if (succeeded(score) && *score < *current)
+              choices.push_back(BandChoice{start, plan, *score});
           }
         }
+      }
+    }
+    // Best first (ties: fewer MACs, then the order found); the first whose
+    // order the pipeline's search proves optimal is taken.
+    llvm::stable_sort(choices, [](const BandChoice &a, const BandChoice &b) {
+      if (a.score < b.score || b.score < a.score)
+        return a.score < b.score;
+      return a.plan.macsAfter < b.plan.macsAfter;
+    });
+    std::optional<BandChoice> best;
+    for (const BandChoice &choice : ArrayRef(choices).take_front(kMaxProofs)) {
+      FailureOr<PeakScore> proof =
+          evaluateBands(func, choice.start, choice.plan, options, kProofStates);
+      if (succeeded(proof) && proof->proven && *proof < *current) {
+        best = choice;
+        best->score = *proof;
+        break;
       }
     }
     if (!best)
@@ -221,14 +248,16 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
                       "MACs {6} -> {7}",
                       best->plan.rows, best->plan.cols,
                       describeValue(best->start),
-                      describeValue(cutOp->getResult(0)), current->peak,
-                      best->score.peak, macs, best->plan.macsAfter)
+                      describeValue(cutOp->getResult(0)),
+                      previous.value_or(current->peak), best->score.peak, macs,
+                      best->plan.macsAfter)
             .str();
     if (failed(applyPatchPlan(analysis, best->plan)))
       return cutOp->emitError("patch-prefix: the ")
              << best->plan.rows << "x" << best->plan.cols
              << " bands leave a band without input";
     applied.push_back(std::move(line));
+    previous = best->score.peak;
   }
   return success();
 }
