@@ -19,6 +19,7 @@
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Compiler/Compiler.h"
 #include "MemOpt/Support/Layers.h"
+#include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -202,6 +203,9 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
   report.profilePeak = liveness.peakBytes;
   report.peakStep = liveness.peakStep;
   report.patches = PatchSummary::read(func);
+  if (auto blocks = func->getAttrOfType<ArrayAttr>(kPatchBlocksAttrName))
+    for (auto line : blocks.getAsRange<StringAttr>())
+      report.patchBlocks.push_back(line.str());
   // Totals over every op of the body, independent of the graph.
   report.macs = 0;
   report.weightBytes = 0;

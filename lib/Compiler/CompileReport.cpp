@@ -165,6 +165,8 @@ void CompileReport::printText(raw_ostream &os) const {
       fn.patches->print(os);
       os << "\n";
     }
+    for (const std::string &line : fn.patchBlocks)
+      row("Block in bands") << line << "\n";
     row("Weights (TOSA constants)") << fn.weightBytes << " bytes\n";
     printLayerTable(os, fn);
   }
@@ -262,6 +264,7 @@ llvm::json::Value CompileReport::toJSON() const {
         {"weight_bytes", fn.weightBytes},
         {"patches", fn.patches ? llvm::json::Value(fn.patches->toJSON())
                                : llvm::json::Value(nullptr)},
+        {"patch_blocks", llvm::json::Array(fn.patchBlocks)},
         {"layers", std::move(layers)},
     });
   }

@@ -21,6 +21,7 @@
 #include "MemOpt/Schedule/StepModel.h"
 #include "MemOpt/Transforms/Passes.h"
 #include "MemOpt/Utils/Attributes.h"
+#include "PatchRegions.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
@@ -31,6 +32,7 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
 namespace mlir {
@@ -44,24 +46,6 @@ using namespace mlir;
 using namespace mlir::memopt;
 
 namespace {
-/// A half-open box [h0, h1) x [w0, w1) of the height and width of an NHWC
-/// tensor.
-struct Box {
-  int64_t h0 = 0, h1 = 0, w0 = 0, w1 = 0;
-
-  int64_t getHeight() const { return h1 - h0; }
-  int64_t getWidth() const { return w1 - w0; }
-  int64_t getArea() const { return getHeight() * getWidth(); }
-  bool operator==(const Box &other) const {
-    return h0 == other.h0 && h1 == other.h1 && w0 == other.w0 && w1 == other.w1;
-  }
-  /// Returns the smallest region holding this one and \p other.
-  Box unite(const Box &other) const {
-    return {std::min(h0, other.h0), std::max(h1, other.h1),
-            std::min(w0, other.w0), std::max(w1, other.w1)};
-  }
-};
-
 /// The window of a convolution or pooling along one spatial dimension.
 struct Window {
   int64_t kernel = 1, stride = 1, dilation = 1, padBefore = 0, padAfter = 0;
@@ -73,14 +57,6 @@ struct Span {
   int64_t lo = 0, hi = 0, padBefore = 0, padAfter = 0;
 };
 
-/// One way to patch a function: its cut, the grid, and what it costs.
-struct PatchPlan {
-  /// Index of the cut op in the list of activation ops.
-  unsigned cut = 0;
-  int64_t rows = 1, cols = 1;
-  /// Multiply-accumulates of the whole function, unpatched and patched.
-  int64_t macsBefore = 0, macsAfter = 0;
-};
 } // namespace
 
 /// Returns the input span that \p window reads for output rows [o0, o1) of an
@@ -135,7 +111,7 @@ static std::optional<std::array<Window, 2>> getWindows(Operation *op) {
 }
 
 /// Returns \p type if it is a static NHWC tensor, else null.
-static RankedTensorType getImageType(Type type) {
+RankedTensorType mlir::memopt::getImageType(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || tensor.getRank() != 4 || !tensor.hasStaticShape())
     return {};
@@ -255,39 +231,34 @@ static bool isPatchable(Operation *op, function_ref<bool(Value)> isActivation) {
   return true;
 }
 
-namespace {
-/// The activation ops of a function in block order, and the cuts after which
-/// one value alone is live.
-class PrefixAnalysis {
-public:
-  explicit PrefixAnalysis(func::FuncOp func);
-
-  /// Ops that read an activation (a function argument or the result of
-  /// another activation op), in block order.
-  SmallVector<Operation *> ops;
-  /// Indices into `ops` of the valid cuts: every op up to the cut is
-  /// patchable, the cut's single NHWC result is the only prefix value read
-  /// after it, and the prefix holds a convolution or pooling.
-  SmallVector<unsigned> cuts;
-  /// Multiply-accumulates of every op of the function.
-  int64_t totalMacs = 0;
-
-  bool isActivation(Value value) const { return activations.contains(value); }
-
-private:
-  DenseSet<Value> activations;
-};
-} // namespace
-
-PrefixAnalysis::PrefixAnalysis(func::FuncOp func) {
+PrefixAnalysis::PrefixAnalysis(func::FuncOp func, Value start) {
   Block &body = func.getBody().front();
+  // From a start value: the values computed from the arguments, which a
+  // segment op may not read unless they are its activations.
+  DenseSet<Value> data;
   for (BlockArgument arg : body.getArguments())
-    activations.insert(arg);
+    (start ? data : activations).insert(arg);
+  if (start)
+    activations.insert(start);
+  bool started = !start || isa<BlockArgument>(start);
+  SmallPtrSet<Operation *, 4> readsOtherData;
   for (Operation &op : body.without_terminator()) {
     totalMacs += getMultiplyAccumulates(&op);
-    if (llvm::none_of(op.getOperands(),
-                      [&](Value v) { return activations.contains(v); }))
+    bool isData = llvm::any_of(op.getOperands(), [&](Value v) {
+      return data.contains(v) || activations.contains(v);
+    });
+    if (start && isData)
+      data.insert(op.result_begin(), op.result_end());
+    if (!started || llvm::none_of(op.getOperands(), [&](Value v) {
+          return activations.contains(v);
+        })) {
+      started |= start && start.getDefiningOp() == &op;
       continue;
+    }
+    if (llvm::any_of(op.getOperands(), [&](Value v) {
+          return data.contains(v) && !activations.contains(v);
+        }))
+      readsOtherData.insert(&op);
     ops.push_back(&op);
     activations.insert(op.result_begin(), op.result_end());
   }
@@ -311,7 +282,7 @@ PrefixAnalysis::PrefixAnalysis(func::FuncOp func) {
   bool windowed = false;
   auto isAct = [&](Value v) { return isActivation(v); };
   for (auto [index, op] : llvm::enumerate(ops)) {
-    if (!isPatchable(op, isAct))
+    if (!isPatchable(op, isAct) || readsOtherData.contains(op))
       break;
     windowed |= getWindows(op).has_value();
     Value result = op->getResult(0);
@@ -337,8 +308,9 @@ static std::pair<int64_t, int64_t> getPart(int64_t size, int64_t parts,
 /// Returns the region each prefix value (up to and including op \p cut of
 /// \p analysis) must hold to compute the patch \p out of the cut value.
 /// Values the patch does not need have no entry.
-static DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
-                                             unsigned cut, const Box &out) {
+DenseMap<Value, Box>
+mlir::memopt::getNeededRegions(const PrefixAnalysis &analysis, unsigned cut,
+                               const Box &out) {
   DenseMap<Value, Box> needed;
   needed[analysis.ops[cut]->getResult(0)] = out;
   for (int index = cut; index >= 0; --index) {
@@ -361,8 +333,8 @@ static DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
 
 /// Returns the multiply-accumulates of the prefix up to op \p cut when it
 /// runs as the \p rows x \p cols grid (1 x 1: unpatched).
-static int64_t getPrefixMacs(const PrefixAnalysis &analysis, unsigned cut,
-                             int64_t rows, int64_t cols) {
+int64_t mlir::memopt::getPrefixMacs(const PrefixAnalysis &analysis,
+                                    unsigned cut, int64_t rows, int64_t cols) {
   RankedTensorType cutType =
       getImageType(analysis.ops[cut]->getResult(0).getType());
   int64_t macs = 0;
@@ -420,8 +392,8 @@ static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
 /// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
 /// grid of patches. Fails (and leaves \p func to be discarded) if a patch
 /// would read no input row or the result does not verify.
-static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
-                                    const PatchPlan &plan) {
+LogicalResult mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
+                                           const PatchPlan &plan) {
   Operation *cutOp = analysis.ops[plan.cut];
   Value cutValue = cutOp->getResult(0);
   auto cutType = cast<RankedTensorType>(cutValue.getType());
@@ -526,8 +498,9 @@ static LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
 
 /// Returns the peak of \p func under \p options in block order, or failure
 /// (with errors emitted) if it cannot be modelled.
-static FailureOr<int64_t> getBlockOrderPeak(func::FuncOp func,
-                                            const CostModelOptions &options) {
+FailureOr<int64_t>
+mlir::memopt::getBlockOrderPeak(func::FuncOp func,
+                                const CostModelOptions &options) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
@@ -597,17 +570,21 @@ struct PatchPrefixPass
   void runOnOperation() override;
 
 private:
-  /// Chooses the plan of patches=auto, or nothing if none lowers the peak.
+  /// Runs the prefix part of \p spec (`patches=` without `+blocks`).
+  LogicalResult patchPrefix(func::FuncOp func, StringRef spec);
+  /// Chooses the plan of patches=auto, or nothing if none lowers the peak;
+  /// then \p whyNone says why, in one line.
   FailureOr<std::optional<PatchPlan>>
   chooseAutoPlan(func::FuncOp func, const PrefixAnalysis &analysis,
                  const CostModelOptions &options, int64_t &peakBefore,
-                 int64_t &peakAfter);
+                 int64_t &peakAfter, std::string &whyNone);
 };
 } // namespace
 
 FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
     func::FuncOp func, const PrefixAnalysis &analysis,
-    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter) {
+    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter,
+    std::string &whyNone) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
@@ -628,14 +605,21 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
   std::optional<PatchPlan> best;
   int64_t bestPeak = peakBefore;
   double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
+  // Why no grid was chosen: the cuts the peak comes after, the cheapest
+  // grid over the MAC limit, and the best grid that did not lower the peak.
+  unsigned cutsBeforeTail = 0;
+  std::optional<PatchPlan> cheapestOver, bestKept;
+  int64_t bestKeptPeak = 0;
   for (unsigned cut : analysis.cuts) {
     std::optional<NodeId> node = graph->lookupNode(analysis.ops[cut]);
     if (!node)
       continue;
     // Steps after the cut are unchanged (the cut's node is step *node in
     // block order): a plan there cannot beat their peak.
-    if (suffixPeak[*node + 1] >= bestPeak)
+    if (suffixPeak[*node + 1] >= bestPeak) {
+      ++cutsBeforeTail;
       continue;
+    }
     RankedTensorType cutType =
         getImageType(analysis.ops[cut]->getResult(0).getType());
     int64_t prefixMacs = getPrefixMacs(analysis, cut, 1, 1);
@@ -645,40 +629,92 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
       PatchPlan plan{cut, grid, grid, analysis.totalMacs, 0};
       plan.macsAfter = analysis.totalMacs - prefixMacs +
                        getPrefixMacs(analysis, cut, grid, grid);
-      if (plan.macsAfter - plan.macsBefore > limit)
+      if (plan.macsAfter - plan.macsBefore > limit) {
+        if (!cheapestOver || plan.macsAfter < cheapestOver->macsAfter)
+          cheapestOver = plan;
         break;
+      }
       FailureOr<int64_t> peak = evaluatePlan(func, plan, options);
       if (succeeded(peak) && *peak < bestPeak) {
         bestPeak = *peak;
         best = plan;
+      } else if (succeeded(peak) && (!bestKept || *peak < bestKeptPeak)) {
+        bestKept = plan;
+        bestKeptPeak = *peak;
       }
     }
   }
   peakAfter = bestPeak;
+  if (best)
+    return best;
+
+  // No grid: one line that says why.
+  auto name = [&](const PatchPlan &plan) {
+    Operation *op = analysis.ops[plan.cut];
+    return llvm::formatv("{0}x{1} up to {2} at {3}", plan.rows, plan.cols,
+                         op->getName().getStringRef(),
+                         getLocationLabel(op->getLoc()))
+        .str();
+  };
+  auto extra = [&](const PatchPlan &plan) {
+    return llvm::formatv("{0:F1}",
+                         100.0 * double(plan.macsAfter - plan.macsBefore) /
+                             double(plan.macsBefore))
+        .str();
+  };
+  llvm::raw_string_ostream os(whyNone);
+  os << "no patch grid: ";
+  if (bestKept) {
+    os << "no grid within " << llvm::format("%g", double(maxMacOverhead))
+       << "% extra MACs lowers the peak of " << peakBefore
+       << " bytes (the best, " << name(*bestKept) << ", needs " << bestKeptPeak
+       << ")";
+  } else if (cheapestOver) {
+    os << "every grid of a cut before the peak needs more than "
+       << llvm::format("%g", double(maxMacOverhead))
+       << "% extra MACs (the cheapest, " << name(*cheapestOver) << ", +"
+       << extra(*cheapestOver) << "%)";
+  } else if (cutsBeforeTail == analysis.cuts.size()) {
+    // The first step after the last cut where the unpatched peak is reached.
+    Operation *lastCut = analysis.ops[analysis.cuts.back()];
+    unsigned step = *graph->lookupNode(lastCut) + 1;
+    while (step + 1 < profile.liveBytes.size() &&
+           profile.liveBytes[step] < peakBefore)
+      ++step;
+    SmallVector<NodeId> order = graph->getProgramOrder();
+    Operation *peakOp = graph->getNode(order[step]).op;
+    os << "the peak of " << peakBefore << " bytes is at "
+       << peakOp->getName().getStringRef() << " at "
+       << getLocationLabel(peakOp->getLoc()) << ", after the last cut ("
+       << lastCut->getName().getStringRef() << " at "
+       << getLocationLabel(lastCut->getLoc()) << ")";
+  } else {
+    os << "no cut is 2x2 pixels or more";
+  }
   return best;
 }
 
-void PatchPrefixPass::runOnOperation() {
-  func::FuncOp func = getOperation();
-  if (patches == "off" || func.isExternal())
-    return markAllAnalysesPreserved();
+LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec) {
+  if (spec == "off")
+    return success();
   int64_t rows = 0, cols = 0;
   std::optional<unsigned> forcedCut;
-  bool isAuto = patches == "auto";
-  if (!isAuto && !parseGrid(patches, rows, cols, forcedCut)) {
-    emitError(func.getLoc(), "patch-prefix: patches must be 'auto', 'off', "
-                             "<rows>x<cols> or <rows>x<cols>@<cut> with "
-                             "positive counts, not '")
+  bool isAuto = spec == "auto";
+  if (!isAuto && !parseGrid(spec, rows, cols, forcedCut)) {
+    emitError(func.getLoc(),
+              "patch-prefix: patches must be 'auto', 'off', "
+              "<rows>x<cols> or <rows>x<cols>@<cut> with "
+              "positive counts, optionally followed by '+blocks', not '")
         << patches << "'";
-    return signalPassFailure();
+    return failure();
   }
   if (maxMacOverhead < 0) {
     emitError(func.getLoc(),
               "patch-prefix: max-mac-overhead must be a percentage >= 0");
-    return signalPassFailure();
+    return failure();
   }
   if (!func.getBody().hasOneBlock())
-    return markAllAnalysesPreserved();
+    return success();
   CostModelOptions options{model, io, alignment};
   PrefixAnalysis analysis(func);
   if (analysis.cuts.empty()) {
@@ -686,30 +722,37 @@ void PatchPrefixPass::runOnOperation() {
       emitWarning(func.getLoc(),
                   "patch-prefix: no prefix of convolutions, poolings and "
                   "elementwise ops ends in a single value; nothing patched");
-    return markAllAnalysesPreserved();
+    else
+      emitRemark(func.getLoc(),
+                 "patch-prefix: no patch grid: no prefix of convolutions, "
+                 "poolings and elementwise ops ends in a single value");
+    return success();
   }
 
   std::optional<PatchPlan> plan;
   int64_t peakBefore = 0, peakAfter = 0;
   if (isAuto) {
+    std::string whyNone;
     FailureOr<std::optional<PatchPlan>> chosen =
-        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter);
+        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter, whyNone);
     if (failed(chosen))
-      return signalPassFailure();
+      return failure();
     plan = *chosen;
+    if (!plan)
+      emitRemark(func.getLoc(), "patch-prefix: ") << whyNone;
   } else {
     // The forced grid, on the longest prefix within the MAC limit (or the
     // shortest one the grid fits if none is).
     FailureOr<int64_t> unpatched = getBlockOrderPeak(func, options);
     if (failed(unpatched))
-      return signalPassFailure();
+      return failure();
     peakBefore = *unpatched;
     double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
     if (forcedCut && *forcedCut >= analysis.cuts.size()) {
       emitError(func.getLoc(), "patch-prefix: cut ")
           << *forcedCut << " does not exist (the function has "
           << analysis.cuts.size() << " cuts)";
-      return signalPassFailure();
+      return failure();
     }
     for (unsigned index = analysis.cuts.size(); index-- > 0;) {
       // A forced cut (@<cut>) is taken whatever its MACs.
@@ -731,30 +774,59 @@ void PatchPrefixPass::runOnOperation() {
     if (!plan) {
       emitWarning(func.getLoc(), "patch-prefix: no cut is at least ")
           << rows << "x" << cols << " pixels; nothing patched";
-      return markAllAnalysesPreserved();
+      return success();
     }
     FailureOr<int64_t> peak = evaluatePlan(func, *plan, options);
     if (failed(peak))
-      return signalPassFailure();
+      return failure();
     peakAfter = *peak;
   }
   if (!plan)
-    return markAllAnalysesPreserved();
+    return success();
 
   Operation *cutOp = analysis.ops[plan->cut];
   std::string cutName = (cutOp->getName().getStringRef() + " at " +
                          getLocationLabel(cutOp->getLoc()))
                             .str();
   if (failed(applyPatchPlan(analysis, *plan))) {
-    cutOp->emitError("patch-prefix: the ")
-        << plan->rows << "x" << plan->cols
-        << " grid leaves a patch without input";
-    return signalPassFailure();
+    return cutOp->emitError("patch-prefix: the ")
+           << plan->rows << "x" << plan->cols
+           << " grid leaves a patch without input";
   }
   PatchSummary{cutName,         plan->rows, plan->cols, plan->macsBefore,
                plan->macsAfter, peakBefore, peakAfter}
       .write(func);
   ++prefixesPatched;
+  return success();
+}
+
+void PatchPrefixPass::runOnOperation() {
+  func::FuncOp func = getOperation();
+  StringRef spec = patches;
+  bool blocks = spec.consume_back("+blocks");
+  if (func.isExternal() || (spec == "off" && !blocks))
+    return markAllAnalysesPreserved();
+  if (failed(patchPrefix(func, spec)))
+    return signalPassFailure();
+  if (!blocks || !func.getBody().hasOneBlock())
+    return;
+  // The MAC limit counts from the unpatched function.
+  int64_t baseMacs = 0;
+  if (std::optional<PatchSummary> summary = PatchSummary::read(func))
+    baseMacs = summary->macsBefore;
+  else
+    func.walk([&](Operation *op) { baseMacs += getMultiplyAccumulates(op); });
+  SmallVector<std::string> applied;
+  if (failed(patchBlocks(func, CostModelOptions{model, io, alignment}, baseMacs,
+                         maxMacOverhead, maxGrid, applied)))
+    return signalPassFailure();
+  if (applied.empty())
+    return;
+  Builder builder(func.getContext());
+  func->setAttr(
+      kPatchBlocksAttrName,
+      builder.getStrArrayAttr(llvm::to_vector_of<StringRef>(applied)));
+  blocksPatched += applied.size();
 }
 
 //===----------------------------------------------------------------------===//

@@ -35,6 +35,15 @@
 // INPLACE: tensor.extract_slice %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
 // INPLACE: linalg.depthwise_conv_2d_nhwc_hwc
 // INPLACE: tensor.insert_slice %{{.*}} into %[[X]][0, 0, 0, %[[C]]] [1, 12, 12, 1]
+// The same model with its blocks at the peak computed in bands as well
+// (patches=auto+blocks, test/Pipelines/patch-blocks.test), on the M7: bit
+// for bit against the host run of the unpatched model.
+// RUN: %run_firmware %t/mbv2.mlir --work %t/mbv2-blocks --seed 4 \
+// RUN:   --cpu cortex-m7 --timeout 600 \
+// RUN:   --compile-arg=--patches=auto+blocks | FileCheck %s --check-prefix=BLOCKS
+// BLOCKS-NOT: FAIL
+// BLOCKS: OK cortex-m7 on mps2-an500: mbv2: predicted_peak=
+// BLOCKS-NOT: FAIL
 // Under the same options the pipeline really patches both.
 // RUN: mem-opt %s --cortex-m-pipeline="stop-after=schedule patches=3x2" | FileCheck %s --check-prefix=PATCHED
 // F32-NOT: FAIL

@@ -17,7 +17,7 @@
 // CUT1: memopt.patches = {cols = 1 : i64, cut = "tosa.max_pool2d
 // CUT1-COUNT-2: tosa.max_pool2d {{.*}} -> tensor<1x1x2x4xf32>
 // RANGE: error: patch-prefix: cut 2 does not exist (the function has 2 cuts)
-// SYNTAX: error: patch-prefix: patches must be 'auto', 'off', <rows>x<cols> or <rows>x<cols>@<cut> with positive counts, not '2x1@x'
+// SYNTAX: error: patch-prefix: patches must be 'auto', 'off', <rows>x<cols> or <rows>x<cols>@<cut> with positive counts, optionally followed by '+blocks', not '2x1@x'
 func.func @residual(%x: tensor<1x4x4x4xf32>) -> tensor<1x2x2x4xf32> {
   %zp = "tosa.const"() <{values = dense<0.0> : tensor<1xf32>}> : () -> tensor<1xf32>
   %w = "tosa.const"() <{values = dense<0.25> : tensor<3x3x4x1xf32>}> : () -> tensor<3x3x4x1xf32>

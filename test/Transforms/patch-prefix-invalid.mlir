@@ -1,5 +1,6 @@
 // RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=0x2}))' 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=4by4}))' 2>&1 | FileCheck %s --check-prefix=GRID
+// RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x2+block}))' 2>&1 | FileCheck %s --check-prefix=GRID
 // RUN: not mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{max-mac-overhead=-1}))' 2>&1 | FileCheck %s --check-prefix=MACS
 // RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=2x2}))' 2>&1 | FileCheck %s --check-prefix=NOCUT
 // RUN: mem-opt %s --pass-pipeline='builtin.module(func.func(patch-prefix{patches=auto}))' 2>&1 | FileCheck %s --check-prefix=AUTO

@@ -126,8 +126,10 @@ static cl::opt<std::string, true> patchesMode(
                 "off, auto (the grid with the smallest SRAM within "
                 "--max-mac-overhead), <rows>x<cols> (on the longest prefix "
                 "within it) or <rows>x<cols>@<cut> (on the prefix up to the "
-                "cut of that index, as --sram's report names it); given, it "
-                "turns off --sram's choice",
+                "cut of that index, as --sram's report names it), each "
+                "optionally followed by +blocks (then the blocks at the peak "
+                "are computed in bands of rows as well); given, it turns off "
+                "--sram's choice. auto says in one line why it keeps no grid",
                 options.patches),
     cl::location(options.patches), inTool);
 static cl::opt<double, true> maxMacOverhead(

@@ -114,6 +114,8 @@ struct FunctionReport {
   int64_t weightBytes = 0;
   /// The patch grid of patch-based inference, if the prefix was patched.
   std::optional<PatchSummary> patches;
+  /// The blocks `patches=<...>+blocks` computes in bands, one line each.
+  SmallVector<std::string> patchBlocks;
 
   /// The SRAM the device uses: the arena plus the caller's buffers.
   std::optional<int64_t> getDeviceBytes() const {

@@ -98,7 +98,8 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
       llvm::cl::desc("Run the memory-heavy prefix of the network one spatial "
                      "patch at a time: off (default), auto (the grid with "
                      "the smallest peak within max-mac-overhead) or "
-                     "<rows>x<cols>"),
+                     "<rows>x<cols>, optionally followed by +blocks (the "
+                     "blocks at the peak computed in bands as well)"),
       llvm::cl::init("off")};
   /// MAC limit of patches=auto.
   PassOptions::Option<double> maxMacOverhead{

@@ -263,14 +263,24 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     cut of that index (0 is the first in block order; mem-opt-compile's
     `--sram` weighs these plans), `patches=off` does nothing. The choice is
     attached to the function as `memopt.patches` (cut op, grid, MACs before
-    and after, predicted peak before and after).
+    and after, predicted peak before and after). When `patches=auto` keeps
+    no grid, a remark says why in one line.
+
+    `+blocks` after any of these (`auto+blocks`, `3x3@2+blocks`,
+    `off+blocks`) then computes the blocks at the peak in bands: while the
+    peak comes from the ops between a value and a later cut (an inverted
+    residual block), those ops are rewritten like a prefix into row bands
+    (or a grid up to 4x4) that read views of the value, as long as the
+    function's extra multiply-accumulates stay within `max-mac-overhead`
+    and the exact scheduler proves the new order optimal. Each rewrite is
+    listed in `memopt.patch_blocks`.
   }];
   let options = !listconcat(CostModelOptions, [
     Option<"patches", "patches", "std::string", /*default=*/"\"auto\"",
            "`auto`: the best grid within the MAC limit, if it lowers the "
            "peak; `<rows>x<cols>`: that grid; `<rows>x<cols>@<cut>`: that "
-           "grid up to cut number <cut>; `off`: no patches (default: "
-           "auto)">,
+           "grid up to cut number <cut>; `off`: no patches; each may be "
+           "followed by `+blocks` (default: auto)">,
     Option<"maxMacOverhead", "max-mac-overhead", "double",
            /*default=*/"20.0",
            "Largest extra multiply-accumulates of patches=auto, in percent "
@@ -282,6 +292,8 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
   let statistics = [
     Statistic<"prefixesPatched", "prefixes-patched",
               "Functions whose prefix runs patch by patch">,
+    Statistic<"blocksPatched", "blocks-patched",
+              "Blocks computed in bands (patches=<...>+blocks)">,
   ];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }

@@ -73,6 +73,9 @@ constexpr llvm::StringLiteral kOverwriteInputAttrName =
 /// the grid, MACs and predicted peak before and after (PatchSummary in
 /// MemOpt/Transforms/PatchPrefix.h).
 constexpr llvm::StringLiteral kPatchesAttrName = "memopt.patches";
+/// On a function: the blocks `patches=<...>+blocks` computes in bands, one
+/// line each (an array of strings).
+constexpr llvm::StringLiteral kPatchBlocksAttrName = "memopt.patch_blocks";
 
 } // namespace memopt
 } // namespace mlir
