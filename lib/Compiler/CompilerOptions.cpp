@@ -208,6 +208,12 @@ OptLevel CompileOptions::getOptLevel() const {
   llvm_unreachable("unknown OptimizeGoal");
 }
 
+int64_t CompileOptions::getWideFilterBytes() const {
+  if (wideFilterBytes)
+    return *wideFilterBytes;
+  return getOptLevel() == OptLevel::Oz ? 0 : 32768;
+}
+
 void mlir::memopt::registerCompilerDialects(DialectRegistry &registry) {
   memopt::registerAllDialects(registry);
   registerBuiltinDialectTranslation(registry);

@@ -310,7 +310,7 @@ static void getPipelineOptions(const CompileOptions &options, bool progress,
     pipeline.kernelUnroll = 0;
   // -Oz (--optimize=memory) keeps the int8 filters only: the widened
   // copies double the convolutions' filter flash.
-  pipeline.dspWideFilters = options.getOptLevel() != OptLevel::Oz;
+  pipeline.dspWideFilterBytes = options.getWideFilterBytes();
   pipeline.mveKernels = options.mveKernels;
   pipeline.alignment = options.alignment;
   pipeline.io = options.io;

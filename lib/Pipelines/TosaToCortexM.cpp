@@ -363,8 +363,11 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
   if ((dsp || mve) &&
       failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
     return failure();
-  if (dsp && options.dspWideFilters &&
-      failed(addText(pm, "arm-dsp-widen-filters", errorMessage)))
+  if (dsp && options.dspWideFilterBytes > 0 &&
+      failed(addText(pm,
+                     "arm-dsp-widen-filters{max-bytes=" +
+                         std::to_string(options.dspWideFilterBytes) + "}",
+                     errorMessage)))
     return failure();
   if (dsp &&
       failed(addText(

@@ -181,9 +181,9 @@ static cl::opt<std::string> optimizeGoal(
         "What the code is optimized for: memory (-Oz, the smallest code "
         "and int8 filters only; with --sram, the smallest SRAM among the "
         "candidates), balanced (-Os: small code, only the int8 DSP kernels' "
-        "reduction loops unrolled, by 4, on cortex-m4/m7, and convolution "
-        "filters of 4k input channels also stored widened to halfwords, "
-        "twice their flash) or speed (balanced's widened filters; per layer, "
+        "reduction loops unrolled, by 4, on cortex-m4/m7, and int8 "
+        "convolution filters also stored widened to halfwords within "
+        "--wide-filter-bytes) or speed (balanced's widened filters; per layer, "
         "-O2's code where an instruction estimate says it is faster than "
         "balanced's, else balanced's: never more instructions than the "
         "default on the benchmark models, more flash; a remark says when no "
@@ -199,6 +199,14 @@ static cl::opt<bool, true> dspKernels(
     cl::desc("Int8 convolutions as DSP-extension kernels (SXTB16, SMLAD) on "
              "cortex-m4 and cortex-m7; docs/CortexM.md, \"DSP kernels\""),
     cl::location(options.dspKernels), inTool);
+static cl::opt<int64_t> wideFilterBytes(
+    "wide-filter-bytes",
+    cl::desc("Flash, in bytes, that the DSP kernels (cortex-m4/m7) may "
+             "spend on second copies of int8 convolution filters widened to "
+             "halfwords, the filters read for the most output pixels first: "
+             "fewer instructions for more flash; 0: none (default: 32768; "
+             "0 with --optimize=memory or -Oz)"),
+    cl::value_desc("bytes"), inTool);
 static cl::opt<bool, true> mveKernels(
     "mve-kernels",
     cl::desc("Int8 convolutions and rescales as MVE (Helium) vector kernels "
@@ -308,6 +316,12 @@ FailureOr<CompileOptions> mlir::memopt::getCompileOptions() {
   if (tfliteDoubleRound && tfliteRounding == "single")
     return fail("--tflite-double-round contradicts --tflite-rounding=single");
   result.tfliteDoubleRound = tfliteRounding == "double";
+  if (wideFilterBytes.getNumOccurrences() > 0) {
+    if (wideFilterBytes < 0)
+      return fail("--wide-filter-bytes=" + Twine(wideFilterBytes) +
+                  " is negative (expected bytes, 0 for none)");
+    result.wideFilterBytes = wideFilterBytes;
+  }
   result.headerName = llvm::sys::path::stem(headerFilename).str();
   result.emitObject = !outputFilename.empty();
   result.emitLLVMIR = !emitLLVMFilename.empty();

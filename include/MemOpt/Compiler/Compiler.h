@@ -210,6 +210,10 @@ struct CompileOptions {
   bool dspKernels = true;
   /// Int8 convolutions and rescales as MVE kernels on cortex-m55.
   bool mveKernels = true;
+  /// Flash the DSP kernels may spend on widened copies of convolution
+  /// filters (arm-dsp-widen-filters); 0: none. Unset: by the level
+  /// (getWideFilterBytes).
+  std::optional<int64_t> wideFilterBytes;
   /// TFLite input: reproduce TFLite Micro's int8 arithmetic, DOUBLE_ROUND
   /// rescales and TFLite's pooling, MEAN and ADD (default, as
   /// mem-opt-import); false: TOSA's single rounding, not TFLite's answers
@@ -234,6 +238,10 @@ struct CompileOptions {
 
   /// Returns the LLVM level: optLevel, or the one optimize chooses.
   OptLevel getOptLevel() const;
+  /// Returns wideFilterBytes, or by the level: none at -Oz, else 32 KiB
+  /// (the filters read for the most pixels come first: most of the
+  /// instructions saved for a small part of the flash; docs/CortexM.md).
+  int64_t getWideFilterBytes() const;
   /// Returns true if the code is chosen per layer function between the
   /// default's and -O2's (OptimizeGoal::Speed without optLevel).
   bool choosesSpeed() const {

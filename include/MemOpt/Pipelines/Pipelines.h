@@ -176,15 +176,17 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
                      "their SIMD reduction loops (llvm.loop.unroll.count, "
                      "honoured at -Os too; 0: none) (default: 4)"),
       llvm::cl::init(4)};
-  /// Widened copies of the DSP kernels' convolution filters (flash).
-  PassOptions::Option<bool> dspWideFilters{
-      *this, "dsp-wide-filters",
-      llvm::cl::desc("Store the filters of int8 convolutions whose input "
-                     "channels are a multiple of 4 a second time, widened "
-                     "to halfword pairs, for the DSP kernels "
-                     "(arm-dsp-widen-filters): fewer instructions for twice "
-                     "the filters' flash (default: true)"),
-      llvm::cl::init(true)};
+  /// Flash budget of the widened copies of the DSP kernels' convolution
+  /// filters; 0: none.
+  PassOptions::Option<int64_t> dspWideFilterBytes{
+      *this, "dsp-wide-filter-bytes",
+      llvm::cl::desc("Flash budget, in bytes, for storing the filters of "
+                     "int8 convolutions whose input channels are a multiple "
+                     "of 4 a second time, widened to halfword pairs, for "
+                     "the DSP kernels (arm-dsp-widen-filters max-bytes): "
+                     "fewer instructions for the flash; 0: none "
+                     "(default: 262144)"),
+      llvm::cl::init(262144)};
   /// MVE kernels for int8 convolutions where the CPU has the extension.
   PassOptions::Option<bool> mveKernels{
       *this, "mve-kernels",
