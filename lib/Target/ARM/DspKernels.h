@@ -259,6 +259,11 @@ void populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
 /// (DspDepthwiseKernels.cpp).
 void populateDepthwisePatterns(RewritePatternSet &patterns);
 
+/// Adds the rows of the in-place depthwise convolution's channel loops
+/// (DspDepthwiseRows.cpp), applied before the other patterns, which rewrite
+/// the convolution of each of their pixels.
+void populateDepthwiseRowsPatterns(RewritePatternSet &patterns);
+
 /// Adds the 32-bit rescale and the SIMD clamp (DspElementwiseKernels.cpp).
 void populateElementwisePatterns(RewritePatternSet &patterns);
 
