@@ -55,11 +55,11 @@ struct ColumnLayout {
 /// (mve::ChannelRows, matched without the vector conditions) into rows with
 /// a sliding window in registers (the file comment). The accumulator
 /// starts at c + B - zx sum w (the fill, the bias and the folded zero
-/// point), is stored in the accumulator buffer A, and the rescale is the
-/// original linalg.generic, cloned per pixel with the pixel's indices: the
-/// scalar rescale patterns lower it as before, and LLVM forwards the store
-/// to its load. Nothing else is written: the window stays allocated,
-/// unwritten, so the arena is unchanged.
+/// point), and the rescale is the original linalg.generic, cloned per pixel
+/// with the pixel's indices and the accumulator as a scalar operand instead
+/// of the buffer A: the scalar rescale patterns lower it as before. Nothing
+/// else is written: the window and A stay allocated, unwritten, so the
+/// arena is unchanged.
 struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -131,8 +131,6 @@ struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
     Value zeroPoint = kb.constant(zx);
     Value zeroPair = packPair(kb, zeroPoint, zeroPoint);
     Value acc = match->parts.output;
-    Value zeroIndex = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    SmallVector<Value> accIndices(4, zeroIndex);
 
     // Which window rows lie inside the channel for output row oh.
     auto rowPattern = [&](int64_t oh) {
@@ -197,15 +195,18 @@ struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
                       kx % 2 ? "llvm.arm.smlabt" : "llvm.arm.smlabb",
                       {column.back(), lastRowWeights[kx / 2], sum});
               }
-              memref::StoreOp::create(kb.b, kb.loc, sum, acc, accIndices);
               IRMapping mapping;
               mapping.map(rows.getInductionVar(), ohIndex);
               mapping.map(columns.getInductionVar(),
                           arith::IndexCastOp::create(kb.b, kb.loc,
                                                      kb.b.getIndexType(), ow));
-              for (Operation &op : columns.getBody()->without_terminator())
-                if (!isSkipped(&op, *match))
-                  kb.b.clone(op, mapping);
+              for (Operation &op : columns.getBody()->without_terminator()) {
+                if (isSkipped(&op, *match))
+                  continue;
+                Operation *clone = kb.b.clone(op, mapping);
+                if (&op == match->rescaleOp.getOperation())
+                  readScalar(cast<linalg::GenericOp>(clone), acc, sum);
+              }
             };
             // The kw - 1 columns before the first new one.
             SmallVector<Value> carried;
@@ -263,6 +264,21 @@ struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
     return success();
   }
 
+  /// Makes the rescale \p generic read the i32 \p value (a scalar operand)
+  /// instead of the accumulator buffer \p acc.
+  static void readScalar(linalg::GenericOp generic, Value acc, Value value) {
+    SmallVector<AffineMap> maps = generic.getIndexingMapsArray();
+    for (OpOperand *input : generic.getDpsInputOperands()) {
+      if (input->get() != acc)
+        continue;
+      input->set(value);
+      maps[input->getOperandNumber()] =
+          AffineMap::get(generic.getNumLoops(), 0, generic.getContext());
+    }
+    generic.setIndexingMapsAttr(
+        Builder(generic.getContext()).getAffineMapArrayAttr(maps));
+  }
+
   /// Whether \p op of the column loop's body is replaced (the window's
   /// writes, the accumulator's fill, the convolution and the bias).
   static bool isSkipped(Operation *op, const mve::ChannelRows &match) {
@@ -274,8 +290,77 @@ struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
                       .getDefiningOp());
   }
 };
+
+/// Rewrites a linalg.copy of int8 from a contiguous one-channel buffer
+/// (1 x H x W x 1, the in-place depthwise convolution's channel) into a
+/// view with a uniform pixel stride C (a channel of an NHWC tensor: rows
+/// W * C bytes apart) that does not overlap it: per kCopyBytes pixels, word
+/// loads of the contiguous bytes and one byte store per pixel of the
+/// shifted word, then the remaining pixels the same way in line.
+struct ChannelCopyToDsp : OpRewritePattern<linalg::CopyOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// Pixels per iteration of the copy loop (two words).
+  static constexpr int64_t kCopyBytes = 8;
+
+  LogicalResult matchAndRewrite(linalg::CopyOp op,
+                                PatternRewriter &rewriter) const override {
+    if (!op.hasPureBufferSemantics())
+      return failure();
+    Value source = op.getInputs()[0], target = op.getOutputs()[0];
+    if (!isStaticIntMemRef(source, 8) || !isStaticIntMemRef(target, 8))
+      return rewriter.notifyMatchFailure(op, "not a static int8 copy");
+    auto sourceType = cast<MemRefType>(source.getType());
+    ArrayRef<int64_t> shape = sourceType.getShape();
+    std::optional<SmallVector<int64_t>> targetStrides =
+        getStaticStrides(target);
+    int64_t pixels = shape.size() == 4 ? shape[1] * shape[2] : 0;
+    if (shape.size() != 4 || shape[0] != 1 || shape[3] != 1 ||
+        pixels < kCopyBytes || !targetStrides ||
+        !sourceType.getLayout().isIdentity() ||
+        (*targetStrides)[1] != shape[2] * (*targetStrides)[2] ||
+        !mve::areDisjoint(source, target))
+      return rewriter.notifyMatchFailure(
+          op, "not a contiguous channel copied into a uniformly strided one");
+    int64_t stride = (*targetStrides)[2];
+    Location loc = op.getLoc();
+    KernelBuilder kb(rewriter, loc);
+    FailureOr<ByteView> from = dsp::getByteView(kb, source);
+    FailureOr<ByteView> to = dsp::getByteView(kb, target);
+    if (failed(from) || failed(to))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
+    // Pixels [first, first + count), count <= 4, from one word.
+    auto copyWord = [&](KernelBuilder &kb, Value first, int64_t skip,
+                        int64_t count) {
+      Value word = kb.loadWord(from->base, kb.add(from->offset, first), skip);
+      Value at = kb.addScaled(to->offset, first, stride);
+      for (int64_t i = 0; i < count; ++i) {
+        Value byte =
+            i ? arith::ShRUIOp::create(kb.b, kb.loc, word, kb.constant(8 * i))
+              : word;
+        byte = arith::TruncIOp::create(kb.b, kb.loc, kb.i8, byte);
+        LLVM::StoreOp::create(kb.b, kb.loc, byte,
+                              kb.address(to->base, at, (skip + i) * stride), 1);
+      }
+    };
+    int64_t looped = pixels - pixels % kCopyBytes;
+    forWithAccs(rewriter, loc, 0, looped, kCopyBytes, {},
+                [&](OpBuilder &b, Location loc, Value first, ValueRange) {
+                  KernelBuilder kb(b, loc);
+                  for (int64_t word = 0; word < kCopyBytes; word += 4)
+                    copyWord(kb, first, word, 4);
+                  return SmallVector<Value>();
+                });
+    for (int64_t word = looped; word < pixels; word += 4)
+      copyWord(kb, kb.constant(looped), word - looped,
+               std::min<int64_t>(4, pixels - word));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
 } // namespace
 
 void dsp::populateDepthwiseRowsPatterns(RewritePatternSet &patterns) {
-  patterns.add<DepthwiseChannelRowsToDsp>(patterns.getContext());
+  patterns.add<DepthwiseChannelRowsToDsp, ChannelCopyToDsp>(
+      patterns.getContext());
 }
