@@ -15,7 +15,9 @@
 // RUN: %run_firmware %S/Inputs/int8_dw_rows.mlir --work %t.b --seed 4 \
 // RUN:   --cpu cortex-m4 | FileCheck %s --check-prefix=M4
 // The rows are used: SMLAD (row pairs) appears only in them for these
-// layers, and the per-pixel kernel of the dilated one remains.
+// layers, with the input zero point in both halves of a pair for the taps
+// outside the channel: (-128, -128) is 0xFF80FF80 = -8323200, (127, 127)
+// is 0x007F007F = 8323199 (computed by hand).
 // RUN: mem-opt %S/Inputs/int8_dw_rows.mlir --cortex-m-pipeline=cpu=cortex-m4 \
 // RUN:   --mlir-print-ir-after=arm-dsp-int8-kernels -o /dev/null 2>&1 \
 // RUN:   | FileCheck %s --check-prefix=IR
@@ -26,5 +28,6 @@
 // CHECK-NOT: FAIL
 // M4-NOT: FAIL
 // M4: OK cortex-m4 on mps2-an386: int8_dw_rows: predicted_peak=
-// IR: llvm.arm.smlad
-// IR-NOT: linalg.depthwise_conv_2d
+// IR-DAG: arith.constant -8323200 : i32
+// IR-DAG: arith.constant 8323199 : i32
+// IR-DAG: llvm.arm.smlad
