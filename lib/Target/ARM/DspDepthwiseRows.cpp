@@ -87,13 +87,16 @@ struct DepthwiseChannelRowsToDsp : OpRewritePattern<scf::ForOp> {
     Location loc = columns.getLoc();
     int64_t zx = parts.inputZp;
 
+    // Checked before anything is created: the ByteViews below cannot fail.
+    if (!getStaticStrides(match->source) || !getStaticStrides(parts.filter) ||
+        (match->bias && !getStaticStrides(match->bias)))
+      return rewriter.notifyMatchFailure(columns, "dynamic strides");
+
     // Per channel, before the rows: the views, the weights, the start.
     rewriter.setInsertionPoint(rows);
     KernelBuilder kb(rewriter, loc);
     FailureOr<ByteView> in = dsp::getByteView(kb, match->source);
     FailureOr<ByteView> filter = dsp::getByteView(kb, parts.filter);
-    if (failed(in) || failed(filter))
-      return rewriter.notifyMatchFailure(columns, "dynamic strides");
     auto read = [&](OpBuilder &b, Location loc, int64_t ky,
                     int64_t kx) -> Value {
       KernelBuilder kb(b, loc);
@@ -324,11 +327,11 @@ struct ChannelCopyToDsp : OpRewritePattern<linalg::CopyOp> {
           op, "not a contiguous channel copied into a uniformly strided one");
     int64_t stride = (*targetStrides)[2];
     Location loc = op.getLoc();
+    if (!getStaticStrides(source))
+      return rewriter.notifyMatchFailure(op, "dynamic strides");
     KernelBuilder kb(rewriter, loc);
     FailureOr<ByteView> from = dsp::getByteView(kb, source);
     FailureOr<ByteView> to = dsp::getByteView(kb, target);
-    if (failed(from) || failed(to))
-      return rewriter.notifyMatchFailure(op, "dynamic strides");
     // Pixels [first, first + count), count <= 4, from one word.
     auto copyWord = [&](KernelBuilder &kb, Value first, int64_t skip,
                         int64_t count) {
@@ -360,7 +363,9 @@ struct ChannelCopyToDsp : OpRewritePattern<linalg::CopyOp> {
 };
 } // namespace
 
-void dsp::populateDepthwiseRowsPatterns(RewritePatternSet &patterns) {
-  patterns.add<DepthwiseChannelRowsToDsp, ChannelCopyToDsp>(
-      patterns.getContext());
+void dsp::populateDepthwiseRowsPatterns(RewritePatternSet &patterns,
+                                        bool channelCopies) {
+  patterns.add<DepthwiseChannelRowsToDsp>(patterns.getContext());
+  if (channelCopies)
+    patterns.add<ChannelCopyToDsp>(patterns.getContext());
 }
