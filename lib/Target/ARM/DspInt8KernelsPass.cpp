@@ -11,6 +11,8 @@
 
 #include "MemOpt/Target/ARM/Passes.h"
 
+#include "DspKernels.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -41,6 +43,12 @@ struct ArmDspInt8KernelsPass
           << static_cast<int64_t>(ocBlock.getValue());
       return signalPassFailure();
     }
+    // The channel loops of the in-place depthwise first: the other patterns
+    // rewrite the convolution of each of their pixels.
+    RewritePatternSet rowPatterns(&getContext());
+    armkernels::dsp::populateDepthwiseRowsPatterns(rowPatterns);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(rowPatterns))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateArmDspInt8KernelPatterns(patterns, ocBlock, unroll, dualLoads);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))

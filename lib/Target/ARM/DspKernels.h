@@ -291,6 +291,15 @@ void populateConvPatterns(RewritePatternSet &patterns, unsigned ocBlock,
 /// (DspDepthwiseKernels.cpp).
 void populateDepthwisePatterns(RewritePatternSet &patterns);
 
+/// Adds the rows of the in-place depthwise convolution's channel loops
+/// (DspDepthwiseRows.cpp), applied before the other patterns, which rewrite
+/// the convolution of each of their pixels, and with \p channelCopies the
+/// copy of a channel back into its NHWC tensor. The MVE kernels take the
+/// rows their channel vectors leave (Cortex-M55 has the DSP instructions)
+/// and copy the channels with their own scatter stores.
+void populateDepthwiseRowsPatterns(RewritePatternSet &patterns,
+                                   bool channelCopies = true);
+
 /// Adds the 32-bit rescale and the SIMD clamp (DspElementwiseKernels.cpp).
 void populateElementwisePatterns(RewritePatternSet &patterns);
 

@@ -119,7 +119,8 @@ bool mve::areDisjoint(Value a, Value b) {
   return isNoAlias(first->buffer) || isNoAlias(second->buffer);
 }
 
-std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns) {
+std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns,
+                                                 bool forVectors) {
   auto rows = dyn_cast<scf::ForOp>(columns->getParentOp());
   // The rows loop holds the column loop only: what is read before it (the
   // weights, bias, multiplier and shift) is not written in it but by the
@@ -287,7 +288,7 @@ std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns) {
     if (lhs->memref != acc || rhs->memref == acc || shift->memref == acc ||
         (rhs->memref && !outside(rhs->memref)) ||
         (shift->memref && !outside(shift->memref)) ||
-        !hasVectorRescaleConstants(*rhs, *shift))
+        (forVectors && !hasVectorRescaleConstants(*rhs, *shift)))
       return std::nullopt;
     rescaleOp = generic;
     match.rescale = *rescale;
@@ -382,7 +383,10 @@ std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns) {
   }
   match.originY = *firstY - match.sh * *rowBegin;
   match.originX = *firstX - match.sw * *colBegin;
-  if (match.interiorEnd - match.interiorBegin < kPixelLanes)
+  if (forVectors && match.interiorEnd - match.interiorBegin < kPixelLanes)
     return std::nullopt;
+  match.fill = fill;
+  match.biasOp = biasOp;
+  match.rescaleOp = rescaleOp;
   return match;
 }

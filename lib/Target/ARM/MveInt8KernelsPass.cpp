@@ -12,6 +12,7 @@
 #include "MemOpt/Target/ARM/Passes.h"
 
 #include "ApplyScale.h"
+#include "DspKernels.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -50,6 +51,13 @@ struct ArmMveInt8KernelsPass
     populateArmMveDepthwiseChannelPatterns(channelPatterns);
     if (failed(
             applyPatternsGreedily(getOperation(), std::move(channelPatterns))))
+      return signalPassFailure();
+    // The channel loops the vectors leave (fewer than 4 interior columns)
+    // as DSP rows.
+    RewritePatternSet rowPatterns(&getContext());
+    armkernels::dsp::populateDepthwiseRowsPatterns(rowPatterns,
+                                                   /*channelCopies=*/false);
+    if (failed(applyPatternsGreedily(getOperation(), std::move(rowPatterns))))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateArmMveInt8KernelPatterns(patterns, ocBlock);

@@ -244,6 +244,9 @@ struct ChannelRows {
   int64_t interiorRowBegin, interiorRowEnd;
   /// Whether window row ky lies inside the source for every output row.
   SmallVector<bool> rowAlwaysInside;
+  /// The accumulator's fill, the bias (null: none) and the rescale.
+  Operation *fill = nullptr, *biasOp = nullptr;
+  linalg::GenericOp rescaleOp;
 };
 
 /// Output pixels per vector of the channel rows.
@@ -257,8 +260,13 @@ bool areDisjoint(Value a, Value b);
 /// Matches the ChannelRows of the column loop \p columns and checks, by
 /// evaluating the index computations at every output pixel, that the copy
 /// is exactly the window's intersection with the source, at an origin
-/// linear in (oh, ow), and that the pixel written is (oh, ow).
-std::optional<ChannelRows> matchChannelRows(scf::ForOp columns);
+/// linear in (oh, ow), and that the pixel written is (oh, ow). With
+/// \p forVectors (the MVE channel vectors), also that the rescale's
+/// constants suit the vector rescale and that at least kPixelLanes columns
+/// are interior; without (the DSP channel rows, which keep the rescale as
+/// it is), any rescale matchRescaleBody accepts and any interior.
+std::optional<ChannelRows> matchChannelRows(scf::ForOp columns,
+                                            bool forVectors = true);
 
 //===----------------------------------------------------------------------===//
 // The kernel files' patterns
