@@ -40,6 +40,9 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
     if (!inStrides || !filterStrides || (*inStrides)[3] != 1 ||
         (*filterStrides)[3] != 1)
       return rewriter.notifyMatchFailure(op, "input channels not contiguous");
+    // A padded window of one output pixel: its fill is dead where the copy
+    // covers it (guardWindowFill).
+    std::optional<PaddedWindow> window = matchPixelWindow(op, parts);
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts.input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
@@ -166,6 +169,8 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
           if (blocked < numOc)
             emitBlock(b, loc, getI32Constant(b, loc, blocked), numOc - blocked);
         });
+    if (window)
+      guardWindowFill(rewriter, *window);
     rewriter.eraseOp(op);
     return success();
   }

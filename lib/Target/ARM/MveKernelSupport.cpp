@@ -85,6 +85,38 @@ void mve::eraseWindowWrites(PatternRewriter &rewriter,
   rewriter.eraseOp(window.fill);
 }
 
+void mve::guardWindowFill(PatternRewriter &rewriter,
+                          const PaddedWindow &window) {
+  linalg::FillOp fill = window.fill;
+  linalg::CopyOp copy = window.copy;
+  Location loc = fill.getLoc();
+  OpBuilder::InsertionGuard guard(rewriter);
+  rewriter.setInsertionPoint(copy);
+  // The conditions that a size is not the window's (null: always equal).
+  SmallVector<Value> partial;
+  for (auto [size, full] : {std::pair(window.sizeH, window.height),
+                            std::pair(window.sizeW, window.width)}) {
+    std::optional<int64_t> constant = getConstantIntValue(size);
+    if (constant && *constant == full)
+      continue;
+    if (constant)
+      return; // Never covered: the fill always runs.
+    partial.push_back(arith::CmpIOp::create(
+        rewriter, loc, arith::CmpIPredicate::ne, cast<Value>(size),
+        arith::ConstantIndexOp::create(rewriter, loc, full)));
+  }
+  if (partial.empty()) {
+    rewriter.eraseOp(fill);
+    return;
+  }
+  Value condition = partial[0];
+  if (partial.size() == 2)
+    condition = arith::OrIOp::create(rewriter, loc, partial[0], partial[1]);
+  auto ifOp = scf::IfOp::create(rewriter, loc, condition,
+                                /*withElseRegion=*/false);
+  rewriter.moveOpBefore(fill, ifOp.thenBlock()->getTerminator());
+}
+
 SmallVector<Value>
 mve::forEachTap(OpBuilder &b, Location loc, const ByteView &in, Value pixel,
                 const ConvParts &parts, int64_t kh, int64_t kw, bool unroll,

@@ -145,6 +145,36 @@ func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2
 
 // -----
 
+// conv_2d_nhwc_fhwc reads its padded window itself; the copy overwrites
+// all of W when h = w = 3 (an output pixel away from the border), so the
+// fill runs only when h != 3 or w != 3, just before the copy.
+// CHECK-LABEL: func.func @fhwc_window
+// CHECK-SAME: (%{{.*}}: memref<1x8x8x4xi8>, %[[WIN:.*]]: memref<1x3x3x4xi8>, %{{.*}}: memref<2x3x3x4xi8>, %{{.*}}: memref<1x1x1x2xi32>, %{{.*}}: index, %{{.*}}: index, %[[H:.*]]: index, %[[W:.*]]: index, %{{.*}}: index, %{{.*}}: index)
+// CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG: %[[HP:.*]] = arith.cmpi ne, %[[H]], %[[C3]] : index
+// CHECK-DAG: %[[WP:.*]] = arith.cmpi ne, %[[W]], %[[C3]] : index
+// CHECK: %[[PART:.*]] = arith.ori %[[HP]], %[[WP]] : i1
+// CHECK: scf.if %[[PART]] {
+// CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[WIN]] : memref<1x3x3x4xi8>)
+// CHECK-NEXT: }
+// CHECK-NEXT: linalg.copy
+// CHECK-NOT: linalg.fill ins(%{{.*}} : i8)
+// CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
+func.func @fhwc_window(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<2x3x3x4xi8>, %acc: memref<1x1x1x2xi32>, %oy: index, %ox: index, %h: index, %w: index, %sy: index, %sx: index) {
+  %zp8 = arith.constant -128 : i8
+  %zp = arith.constant -128 : i32
+  %z = arith.constant 0 : i32
+  linalg.fill ins(%zp8 : i8) outs(%win : memref<1x3x3x4xi8>)
+  %s = memref.subview %src[0, %sy, %sx, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x8x8x4xi8> to memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>
+  %t = memref.subview %win[0, %oy, %ox, 0] [1, %h, %w, 4] [1, 1, 1, 1] : memref<1x3x3x4xi8> to memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>
+  linalg.copy ins(%s : memref<1x?x?x4xi8, strided<[256, 32, 4, 1], offset: ?>>) outs(%t : memref<1x?x?x4xi8, strided<[36, 12, 4, 1], offset: ?>>)
+  linalg.fill ins(%z : i32) outs(%acc : memref<1x1x1x2xi32>)
+  linalg.conv_2d_nhwc_fhwc_q {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%win, %f, %zp, %z : memref<1x3x3x4xi8>, memref<2x3x3x4xi8>, i32, i32) outs(%acc : memref<1x1x1x2xi32>)
+  return
+}
+
+// -----
+
 // fuse-rescale-accumulators' padded window: W is filled with the input zero
 // point -128 and the in-bounds part of the input (h x w pixels at (oy, ox)
 // of W) copied into it. The kernel reads the input directly: all 9 taps
