@@ -41,7 +41,7 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
         (*filterStrides)[3] != 1)
       return rewriter.notifyMatchFailure(op, "input channels not contiguous");
     // A padded window of one output pixel: its fill is dead where the copy
-    // covers it (guardWindowFill).
+    // covers it, and its copy is vectors (lowerWindowWrites).
     std::optional<PaddedWindow> window = matchPixelWindow(op, parts);
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts.input);
@@ -170,7 +170,7 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
             emitBlock(b, loc, getI32Constant(b, loc, blocked), numOc - blocked);
         });
     if (window)
-      guardWindowFill(rewriter, *window);
+      lowerWindowWrites(rewriter, *window);
     rewriter.eraseOp(op);
     return success();
   }

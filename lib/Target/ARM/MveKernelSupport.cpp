@@ -85,36 +85,103 @@ void mve::eraseWindowWrites(PatternRewriter &rewriter,
   rewriter.eraseOp(window.fill);
 }
 
-void mve::guardWindowFill(PatternRewriter &rewriter,
-                          const PaddedWindow &window) {
-  linalg::FillOp fill = window.fill;
-  linalg::CopyOp copy = window.copy;
-  Location loc = fill.getLoc();
+/// Copies the h x w pixels of C bytes of \p window's copy with vector
+/// loads and stores, 16 channels at a time (the last chunk masked), in
+/// place of the copy, which LLVM otherwise lowers to a loop of single bytes.
+/// Does nothing (the copy stays) unless source and target have static
+/// strides and contiguous channels.
+static void vectorizeWindowCopy(PatternRewriter &rewriter,
+                                linalg::CopyOp copy, Value source,
+                                memref::SubViewOp target, OpFoldResult sizeH,
+                                OpFoldResult sizeW) {
+  std::optional<SmallVector<int64_t>> sourceStrides = getStaticStrides(source);
+  std::optional<SmallVector<int64_t>> targetStrides =
+      getStaticStrides(target.getResult());
+  auto targetType = cast<MemRefType>(target.getType());
+  if (!sourceStrides || !targetStrides || (*sourceStrides)[3] != 1 ||
+      (*targetStrides)[3] != 1 || targetType.isDynamicDim(3) ||
+      targetType.getDimSize(0) != 1)
+    return;
+  int64_t channels = targetType.getDimSize(3);
+  Location loc = copy.getLoc();
   OpBuilder::InsertionGuard guard(rewriter);
   rewriter.setInsertionPoint(copy);
-  // The conditions that a size is not the window's (null: always equal).
-  SmallVector<Value> partial;
-  for (auto [size, full] : {std::pair(window.sizeH, window.height),
-                            std::pair(window.sizeW, window.width)}) {
-    std::optional<int64_t> constant = getConstantIntValue(size);
-    if (constant && *constant == full)
-      continue;
-    if (constant)
-      return; // Never covered: the fill always runs.
-    partial.push_back(arith::CmpIOp::create(
-        rewriter, loc, arith::CmpIPredicate::ne, cast<Value>(size),
-        arith::ConstantIndexOp::create(rewriter, loc, full)));
+  FailureOr<ByteView> from = getByteView(rewriter, loc, source);
+  FailureOr<ByteView> to = getByteView(rewriter, loc, target.getResult());
+  auto toI32 = [&](OpFoldResult value) {
+    Value index = getValueOrCreateConstantIndexOp(rewriter, loc, value);
+    return arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                      index)
+        .getResult();
+  };
+  Value h = toI32(sizeH), w = toI32(sizeW);
+  auto loop = [&](OpBuilder &b, Location loc, Value ub,
+                  function_ref<void(OpBuilder &, Location, Value)> body) {
+    scf::ForOp::create(b, loc, getI32Constant(b, loc, 0), ub,
+                       getI32Constant(b, loc, 1), ValueRange{},
+                       [&](OpBuilder &b, Location loc, Value iv, ValueRange) {
+                         body(b, loc, iv);
+                         scf::YieldOp::create(b, loc);
+                       });
+  };
+  constexpr int64_t lanes = 16;
+  loop(rewriter, loc, h, [&](OpBuilder &b, Location loc, Value y) {
+    Value fromRow = addScaled(b, loc, from->offset, y, from->strides[1]);
+    Value toRow = addScaled(b, loc, to->offset, y, to->strides[1]);
+    loop(b, loc, w, [&](OpBuilder &b, Location loc, Value x) {
+      Value fromPixel = addScaled(b, loc, fromRow, x, from->strides[2]);
+      Value toPixel = addScaled(b, loc, toRow, x, to->strides[2]);
+      for (int64_t c = 0; c < channels; c += lanes) {
+        VectorBuilder vb(b, loc);
+        int64_t active = std::min(lanes, channels - c);
+        Value chunk = getI32Constant(b, loc, c);
+        Value bytes = vb.load(from->base, vb.add(fromPixel, chunk), vb.i8,
+                              lanes, active);
+        vb.store(bytes, to->base, vb.add(toPixel, chunk), active);
+      }
+    });
+  });
+  rewriter.eraseOp(copy);
+}
+
+void mve::lowerWindowWrites(PatternRewriter &rewriter,
+                            const PaddedWindow &window) {
+  linalg::FillOp fill = window.fill;
+  linalg::CopyOp copy = window.copy;
+  memref::SubViewOp target = window.target;
+  Location loc = fill.getLoc();
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(copy);
+    // The conditions that a size is not the window's (none: always equal).
+    SmallVector<Value> partial;
+    bool neverCovered = false;
+    for (auto [size, full] : {std::pair(window.sizeH, window.height),
+                              std::pair(window.sizeW, window.width)}) {
+      std::optional<int64_t> constant = getConstantIntValue(size);
+      if (constant && *constant == full)
+        continue;
+      if (constant) {
+        neverCovered = true; // The fill always runs.
+        break;
+      }
+      partial.push_back(arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ne, cast<Value>(size),
+          arith::ConstantIndexOp::create(rewriter, loc, full)));
+    }
+    if (!neverCovered && partial.empty()) {
+      rewriter.eraseOp(fill);
+    } else if (!neverCovered) {
+      Value condition = partial[0];
+      if (partial.size() == 2)
+        condition = arith::OrIOp::create(rewriter, loc, partial[0], partial[1]);
+      auto ifOp = scf::IfOp::create(rewriter, loc, condition,
+                                    /*withElseRegion=*/false);
+      rewriter.moveOpBefore(fill, ifOp.thenBlock()->getTerminator());
+    }
   }
-  if (partial.empty()) {
-    rewriter.eraseOp(fill);
-    return;
-  }
-  Value condition = partial[0];
-  if (partial.size() == 2)
-    condition = arith::OrIOp::create(rewriter, loc, partial[0], partial[1]);
-  auto ifOp = scf::IfOp::create(rewriter, loc, condition,
-                                /*withElseRegion=*/false);
-  rewriter.moveOpBefore(fill, ifOp.thenBlock()->getTerminator());
+  vectorizeWindowCopy(rewriter, copy, window.source, target, window.sizeH,
+                      window.sizeW);
 }
 
 SmallVector<Value>

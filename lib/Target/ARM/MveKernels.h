@@ -128,12 +128,13 @@ std::optional<PaddedWindow> matchPixelWindow(Operation *op,
 /// source directly was built).
 void eraseWindowWrites(PatternRewriter &rewriter, const PaddedWindow &window);
 
-/// Makes the fill of \p window conditional: it runs only when the copy
-/// does not cover the whole window (an output pixel at the border), since
-/// the copy overwrites every byte of it otherwise. The fill moves to just
-/// before the copy (nothing between them reads the window). For the
-/// kernels that read the window itself (conv_2d_nhwc_fhwc).
-void guardWindowFill(PatternRewriter &rewriter, const PaddedWindow &window);
+/// Lowers the writes of \p window for the kernels that read the window
+/// itself (conv_2d_nhwc_fhwc): the fill runs only when the copy does not
+/// cover the whole window (an output pixel at the border), since the copy
+/// overwrites every byte of it otherwise (the fill moves to just before the
+/// copy; nothing between them reads the window), and the copy becomes vector
+/// loads and stores of 16 channels.
+void lowerWindowWrites(PatternRewriter &rewriter, const PaddedWindow &window);
 
 /// The body of a tap: the i32 offset of the tap in the input (channel 0),
 /// the filter's tap row and column, and the carried values.

@@ -147,7 +147,9 @@ func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2
 
 // conv_2d_nhwc_fhwc reads its padded window itself; the copy overwrites
 // all of W when h = w = 3 (an output pixel away from the border), so the
-// fill runs only when h != 3 or w != 3, just before the copy.
+// fill runs only when h != 3 or w != 3, just before the copy. The copy
+// becomes h x w masked vectors of 4 bytes (source rows 32 bytes apart,
+// window rows 12).
 // CHECK-LABEL: func.func @fhwc_window
 // CHECK-SAME: (%{{.*}}: memref<1x8x8x4xi8>, %[[WIN:.*]]: memref<1x3x3x4xi8>, %{{.*}}: memref<2x3x3x4xi8>, %{{.*}}: memref<1x1x1x2xi32>, %{{.*}}: index, %{{.*}}: index, %[[H:.*]]: index, %[[W:.*]]: index, %{{.*}}: index, %{{.*}}: index)
 // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
@@ -157,7 +159,16 @@ func.func @dynamic(%in: memref<1x1x1x16xi8, strided<[?, ?, ?, ?]>>, %w: memref<2
 // CHECK: scf.if %[[PART]] {
 // CHECK-NEXT: linalg.fill ins(%{{.*}} : i8) outs(%[[WIN]] : memref<1x3x3x4xi8>)
 // CHECK-NEXT: }
-// CHECK-NEXT: linalg.copy
+// CHECK-NOT: linalg.copy
+// CHECK: %[[HI:.*]] = arith.index_cast %[[H]] : index to i32
+// CHECK: %[[WI:.*]] = arith.index_cast %[[W]] : index to i32
+// CHECK: scf.for %[[Y:.*]] = %{{.*}} to %[[HI]] step
+// CHECK: arith.muli %[[Y]], %[[C32:.*]] : i32
+// CHECK: arith.muli %[[Y]], %[[C12:.*]] : i32
+// CHECK: scf.for %[[X:.*]] = %{{.*}} to %[[WI]] step
+// CHECK: %[[V:.*]] = llvm.intr.masked.load %{{.*}}, %[[MASK:.*]], %{{.*}} {alignment = 1 : i32} : (!llvm.ptr, vector<16xi1>, vector<16xi8>) -> vector<16xi8>
+// CHECK: llvm.intr.masked.store %[[V]], %{{.*}}, %[[MASK]] {alignment = 1 : i32} : vector<16xi8>, vector<16xi1> into !llvm.ptr
+// CHECK-NOT: linalg.copy
 // CHECK-NOT: linalg.fill ins(%{{.*}} : i8)
 // CHECK-NOT: linalg.conv_2d_nhwc_fhwc_q
 func.func @fhwc_window(%src: memref<1x8x8x4xi8>, %win: memref<1x3x3x4xi8>, %f: memref<2x3x3x4xi8>, %acc: memref<1x1x1x2xi32>, %oy: index, %ox: index, %h: index, %w: index, %sy: index, %sx: index) {
