@@ -90,10 +90,9 @@ void mve::eraseWindowWrites(PatternRewriter &rewriter,
 /// place of the copy, which LLVM otherwise lowers to a loop of single bytes.
 /// Does nothing (the copy stays) unless source and target have static
 /// strides and contiguous channels.
-static void vectorizeWindowCopy(PatternRewriter &rewriter,
-                                linalg::CopyOp copy, Value source,
-                                memref::SubViewOp target, OpFoldResult sizeH,
-                                OpFoldResult sizeW) {
+static void vectorizeWindowCopy(PatternRewriter &rewriter, linalg::CopyOp copy,
+                                Value source, memref::SubViewOp target,
+                                OpFoldResult sizeH, OpFoldResult sizeW) {
   std::optional<SmallVector<int64_t>> sourceStrides = getStaticStrides(source);
   std::optional<SmallVector<int64_t>> targetStrides =
       getStaticStrides(target.getResult());
@@ -125,6 +124,40 @@ static void vectorizeWindowCopy(PatternRewriter &rewriter,
                        });
   };
   constexpr int64_t lanes = 16;
+  int64_t windowWidth =
+      cast<MemRefType>(target.getSource().getType()).getDimSize(2);
+  if ((*sourceStrides)[2] == channels && (*targetStrides)[2] == channels &&
+      windowWidth * channels <= lanes) {
+    // A row of w pixels is w * C contiguous bytes in both, at most 16: one
+    // vector per row, its first w * C lanes active (VCTP8).
+    Value rowBytes = arith::MulIOp::create(
+        rewriter, loc, w, getI32Constant(rewriter, loc, channels));
+    auto maskType = VectorType::get({lanes}, rewriter.getI1Type());
+    Value mask =
+        LLVM::CallIntrinsicOp::create(
+            rewriter, loc, maskType,
+            rewriter.getStringAttr("llvm.arm.mve.vctp8"), ValueRange{rowBytes})
+            ->getResult(0);
+    loop(rewriter, loc, h, [&](OpBuilder &b, Location loc, Value y) {
+      VectorBuilder vb(b, loc);
+      auto type = VectorType::get({lanes}, vb.i8);
+      Value zero = arith::ConstantOp::create(
+          b, loc, type, DenseElementsAttr::get(type, b.getZeroAttr(vb.i8)));
+      Value bytes = LLVM::MaskedLoadOp::create(
+          b, loc, type,
+          vb.address(from->base,
+                     addScaled(b, loc, from->offset, y, from->strides[1]),
+                     vb.i8),
+          mask, zero, 1);
+      LLVM::MaskedStoreOp::create(
+          b, loc, bytes,
+          vb.address(to->base, addScaled(b, loc, to->offset, y, to->strides[1]),
+                     vb.i8),
+          mask, 1);
+    });
+    rewriter.eraseOp(copy);
+    return;
+  }
   loop(rewriter, loc, h, [&](OpBuilder &b, Location loc, Value y) {
     Value fromRow = addScaled(b, loc, from->offset, y, from->strides[1]);
     Value toRow = addScaled(b, loc, to->offset, y, to->strides[1]);
@@ -135,8 +168,8 @@ static void vectorizeWindowCopy(PatternRewriter &rewriter,
         VectorBuilder vb(b, loc);
         int64_t active = std::min(lanes, channels - c);
         Value chunk = getI32Constant(b, loc, c);
-        Value bytes = vb.load(from->base, vb.add(fromPixel, chunk), vb.i8,
-                              lanes, active);
+        Value bytes =
+            vb.load(from->base, vb.add(fromPixel, chunk), vb.i8, lanes, active);
         vb.store(bytes, to->base, vb.add(toPixel, chunk), active);
       }
     });
