@@ -54,8 +54,9 @@ Value mve::loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
   return zp == 0 ? value : vb.add(value, vb.constant(-zp));
 }
 
-std::optional<PaddedWindow> mve::matchPixelWindow(Operation *op,
-                                                  const ConvParts &parts) {
+std::optional<PaddedWindow>
+mve::matchPixelWindow(Operation *op, const ConvParts &parts,
+                      std::optional<int64_t> fillValue) {
   auto inType = cast<MemRefType>(parts.input.getType());
   auto outType = cast<MemRefType>(parts.output.getType());
   if (inType.getRank() != 4 || inType.getDimSize(0) != 1 ||
@@ -63,12 +64,17 @@ std::optional<PaddedWindow> mve::matchPixelWindow(Operation *op,
       outType.getDimSize(2) != 1 || parts.dilationH != 1 ||
       parts.dilationW != 1)
     return std::nullopt;
-  std::optional<PaddedWindow> window = matchPaddedWindow(
-      op, parts.input, parts.inputZp, WindowUsers::OutsideBlock);
+  std::optional<PaddedWindow> window =
+      matchPaddedWindow(op, parts.input, fillValue.value_or(parts.inputZp),
+                        WindowUsers::OutsideBlock);
   if (!window || !getStaticStrides(window->source))
     return std::nullopt;
   for (Operation *between = window->copy->getNextNode(); between != op;
        between = between->getNextNode()) {
+    // Ops without memory effects (e.g. arm-dsp-fold-zero-points'
+    // memref.get_global of the folded bias) write nothing.
+    if (isMemoryEffectFree(between))
+      continue;
     auto linalgOp = dyn_cast<linalg::LinalgOp>(between);
     if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
         !llvm::all_of(linalgOp.getDpsInits(),

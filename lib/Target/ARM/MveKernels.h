@@ -120,9 +120,12 @@ Value loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
 /// pixel, whose other pixel loops may use it too (matchPaddedWindow), read
 /// from a source with static strides. Nothing may write the source or the
 /// window between the copy and \p op except ops whose only outputs are
-/// \p op's output, the accumulator.
-std::optional<PaddedWindow> matchPixelWindow(Operation *op,
-                                             const ConvParts &parts);
+/// \p op's output, the accumulator, and ops without memory effects.
+/// With \p fillValue, the window's fill is that value instead of the input
+/// zero point (for kernels that read the window itself).
+std::optional<PaddedWindow>
+matchPixelWindow(Operation *op, const ConvParts &parts,
+                 std::optional<int64_t> fillValue = std::nullopt);
 
 /// Erases the fill and copy of \p window (after the kernel that reads its
 /// source directly was built).
