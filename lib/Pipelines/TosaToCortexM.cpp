@@ -360,8 +360,13 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
              llvm::is_contained({"cortex-m4", "cortex-m7"}, target->cpu);
   bool mve = options.mveKernels && target->cpu == "cortex-m55" &&
              target->floatAbi != "soft";
+  // The MVE convolution reads every tap of a padded window, so its zero
+  // point folds too (the DSP kernels skip the padded taps).
   if ((dsp || mve) &&
-      failed(addText(pm, "arm-dsp-fold-zero-points", errorMessage)))
+      failed(addText(pm,
+                     std::string("arm-dsp-fold-zero-points{padded-windows=") +
+                         (mve ? "true" : "false") + "}",
+                     errorMessage)))
     return failure();
   if (dsp && options.dspWideFilterBytes > 0 &&
       failed(addText(pm,

@@ -22,9 +22,10 @@
 // RUN:   --cpu cortex-m55 | FileCheck %s --check-prefix=FUSED
 // RUN: %run_firmware %S/Inputs/int8_cell.mlir --work %t.cell --seed 9 \
 // RUN:   --cpu cortex-m55 --compile-arg=--io=caller | FileCheck %s --check-prefix=CELL
-// The object really has the kernels: the convolutions' VMLAVA.S8 and
-// VADDVA.S8 (input zero points are not 0), the input sums VADDVA.S8 of the
-// weight zero point 5, and the depthwise VMUL.I32.
+// The object really has the kernels: the convolutions' VMLAVA.S8 (their
+// input zero points, padded windows included, are folded into the bias),
+// the input sums VADDV[A].S8 of the weight zero point 5, and the depthwise
+// VMUL.I32.
 // RUN: llvm-objdump -d %t/cortex-m55/model.o | FileCheck %s --check-prefix=ASM
 // DSP-NOT: FAIL
 // DSP: OK cortex-m55 on mps3-an547: int8_dsp: predicted_peak=
@@ -36,6 +37,6 @@
 // CELL: OK cortex-m55 on mps3-an547: int8_cell: predicted_peak=
 // CELL-NOT: FAIL
 // ASM-DAG: vmlava.s8
-// ASM-DAG: vaddva.s8
+// ASM-DAG: vaddv{{a?}}.s8
 // ASM-DAG: vldrb.s32
 // ASM-DAG: vmul.i32

@@ -135,7 +135,7 @@ static linalg::GenericOp getBiasInit(linalg::Conv2DNhwcFhwcQOp conv) {
 /// Folds the input zero point of \p conv into its bias if it can (see the
 /// file comment). Returns true if it did.
 static bool foldInputZeroPoint(linalg::Conv2DNhwcFhwcQOp conv,
-                               SymbolTable &symbols) {
+                               SymbolTable &symbols, bool paddedWindows) {
   if (!conv.hasPureBufferSemantics())
     return false;
   std::optional<int64_t> inputZp =
@@ -145,9 +145,11 @@ static bool foldInputZeroPoint(linalg::Conv2DNhwcFhwcQOp conv,
   if (!inputZp || !filterZp || *inputZp == 0)
     return false;
   Value input = conv.getDpsInputOperand(0)->get();
-  // A padded window: the kernels skip its taps outside the image.
-  if (llvm::any_of(input.getUsers(),
-                   [](Operation *user) { return isa<linalg::FillOp>(user); }))
+  // A padded window: the kernels skip its taps outside the image (unless
+  // they read every tap, paddedWindows).
+  if (!paddedWindows && llvm::any_of(input.getUsers(), [](Operation *user) {
+        return isa<linalg::FillOp>(user);
+      }))
     return false;
   ConstantRows filterRows =
       getConstantRows(conv.getDpsInputOperand(1)->get(), symbols);
@@ -222,7 +224,7 @@ struct ArmDspFoldInputZeroPointsPass
     module.walk([&](linalg::Conv2DNhwcFhwcQOp conv) { convs.push_back(conv); });
     int64_t count = 0;
     for (linalg::Conv2DNhwcFhwcQOp conv : convs)
-      count += foldInputZeroPoint(conv, symbols);
+      count += foldInputZeroPoint(conv, symbols, paddedWindows);
     numFolded += count;
   }
 };

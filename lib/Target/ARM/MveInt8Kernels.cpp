@@ -41,7 +41,11 @@
 //
 // A depthwise or HWCF convolution that reads fuse-rescale-accumulators'
 // padded window (filled with the input zero point, then the in-bounds input
-// copied in) reads the input directly instead; see PaddedWindow.
+// copied in) reads the input directly instead; see PaddedWindow. A
+// conv_2d_nhwc_fhwc reads the window itself (its zero point folded into
+// the bias by arm-dsp-fold-zero-points{padded-windows}): the window's fill
+// runs only at the border and its copy is vector loads and stores
+// (lowerWindowWrites).
 //
 // Zero points. VMLAVA.S8 multiplies the raw int8 values, so the convolution
 // uses

@@ -120,13 +120,24 @@ Value loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
 /// pixel, whose other pixel loops may use it too (matchPaddedWindow), read
 /// from a source with static strides. Nothing may write the source or the
 /// window between the copy and \p op except ops whose only outputs are
-/// \p op's output, the accumulator.
-std::optional<PaddedWindow> matchPixelWindow(Operation *op,
-                                             const ConvParts &parts);
+/// \p op's output, the accumulator, and ops without memory effects.
+/// With \p fillValue, the window's fill is that value instead of the input
+/// zero point (for kernels that read the window itself).
+std::optional<PaddedWindow>
+matchPixelWindow(Operation *op, const ConvParts &parts,
+                 std::optional<int64_t> fillValue = std::nullopt);
 
 /// Erases the fill and copy of \p window (after the kernel that reads its
 /// source directly was built).
 void eraseWindowWrites(PatternRewriter &rewriter, const PaddedWindow &window);
+
+/// Lowers the writes of \p window for the kernels that read the window
+/// itself (conv_2d_nhwc_fhwc): the fill runs only when the copy does not
+/// cover the whole window (an output pixel at the border), since the copy
+/// overwrites every byte of it otherwise (the fill moves to just before the
+/// copy; nothing between them reads the window), and the copy becomes vector
+/// loads and stores of 16 channels.
+void lowerWindowWrites(PatternRewriter &rewriter, const PaddedWindow &window);
 
 /// The body of a tap: the i32 offset of the tap in the input (channel 0),
 /// the filter's tap row and column, and the carried values.

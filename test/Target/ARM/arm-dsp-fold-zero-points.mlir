@@ -1,4 +1,5 @@
 // RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-fold-zero-points)' | FileCheck %s
+// RUN: mem-opt %s --split-input-file --pass-pipeline='builtin.module(arm-dsp-fold-zero-points{padded-windows=true})' | FileCheck %s --check-prefix=WIN
 
 // The input zero point -128 goes into a new bias, b' = b - zi * sum(w - zw)
 // with zw = 2, computed by hand:
@@ -40,6 +41,18 @@ func.func @fold(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x2xi32>) {
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%arg0, %{{.*}}, %c-128_i32, %c0_i32 :
 // CHECK-LABEL: func.func @filter_argument
 // CHECK: linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%arg0, %arg2, %c-128_i32, %c0_i32 :
+// With padded-windows (the MVE kernel reads every tap of the window) the
+// window's convolution folds too: w = 1, zw = 0, sum(w) = 4 per channel,
+// b' = b + 128 * 4 = (612, 505); its padded taps hold -128 and add
+// -128 * 1 to the sum, and 128 * 1 is in b'. The filter argument still
+// keeps its zero point.
+// WIN-DAG: memref.global "private" constant @bias_izp : memref<2xi32> = dense<[612, 505]>
+// WIN-LABEL: func.func @window
+// WIN: linalg.fill
+// WIN: memref.get_global @bias_izp
+// WIN: linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%arg0, %{{.*}}, %{{.*}}, %c0_i32 :
+// WIN-LABEL: func.func @filter_argument
+// WIN: linalg.conv_2d_nhwc_fhwc_q {{.*}} ins(%arg0, %arg2, %c-128_i32, %c0_i32 :
 memref.global "private" constant @w : memref<2x1x1x4xi8> = dense<1>
 memref.global "private" constant @bias : memref<2xi32> = dense<[100, -7]>
 func.func @window(%x: memref<1x1x1x4xi8>, %acc: memref<1x1x1x2xi32>) {

@@ -143,8 +143,16 @@ def ArmDspFoldInputZeroPointsPass
     constants, as in the fused fully connected layers of
     `fuse-rescale-accumulators`. Runs before `arm-dsp-int8-kernels` and
     `arm-mve-int8-kernels` in `cortex-m-pipeline`; no activation memory
-    changes (the new bias is flash).
+    changes (the new bias is flash). With `padded-windows` (for the MVE
+    kernels, whose `conv_2d_nhwc_fhwc` reads the whole window), a padded
+    window's convolution is folded too: its padded taps hold zi, and
+    `zi * (w - zw) - zi * (w - zw) = 0` as before.
   }];
+  let options = [
+    Option<"paddedWindows", "padded-windows", "bool", /*default=*/"false",
+           "Also fold convolutions that read a padded window (kernels that "
+           "read every tap of the window, not only the image's)">,
+  ];
   let statistics = [
     Statistic<"numFolded", "num-folded",
               "Convolutions whose input zero point was folded into the bias">,
