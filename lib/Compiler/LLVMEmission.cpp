@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "LLVMAnalyses.h"
 
 #include "MemOpt/Pipelines/Pipelines.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -22,7 +23,6 @@
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
 #include "llvm/MC/TargetRegistry.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
@@ -120,22 +120,13 @@ static LogicalResult extractLoopNests(MLIRContext *context,
                                       llvm::Module &llvmModule,
                                       llvm::TargetMachine &machine) {
   // Loops in simplified form: a preheader, one backedge, dedicated exits.
-  llvm::LoopAnalysisManager loopAM;
-  llvm::FunctionAnalysisManager functionAM;
-  llvm::CGSCCAnalysisManager cgsccAM;
-  llvm::ModuleAnalysisManager moduleAM;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(moduleAM);
-  builder.registerCGSCCAnalyses(cgsccAM);
-  builder.registerFunctionAnalyses(functionAM);
-  builder.registerLoopAnalyses(loopAM);
-  builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  LLVMAnalyses analyses(machine);
   llvm::ModulePassManager passes;
   if (llvm::Error err =
-          builder.parsePassPipeline(passes, "function(loop-simplify)"))
+          analyses.builder.parsePassPipeline(passes, "function(loop-simplify)"))
     return emitError(UnknownLoc::get(context))
            << "cannot build loop-simplify: " << llvm::toString(std::move(err));
-  passes.run(llvmModule, moduleAM);
+  passes.run(llvmModule, analyses.module);
 
   SmallVector<llvm::Function *> functions;
   for (llvm::Function &function : llvmModule)

@@ -30,6 +30,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "CompilerInternal.h"
+#include "LLVMAnalyses.h"
 
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
@@ -39,7 +40,6 @@
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
 #include "llvm/IR/Module.h"
-#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 
@@ -181,21 +181,12 @@ static Estimate estimateInstructions(llvm::Function &function,
 /// \p module with a body, by name.
 static llvm::StringMap<Estimate> estimateModule(llvm::Module &module,
                                                 llvm::TargetMachine &machine) {
-  llvm::LoopAnalysisManager loopAM;
-  llvm::FunctionAnalysisManager functionAM;
-  llvm::CGSCCAnalysisManager cgsccAM;
-  llvm::ModuleAnalysisManager moduleAM;
-  llvm::PassBuilder builder(&machine);
-  builder.registerModuleAnalyses(moduleAM);
-  builder.registerCGSCCAnalyses(cgsccAM);
-  builder.registerFunctionAnalyses(functionAM);
-  builder.registerLoopAnalyses(loopAM);
-  builder.crossRegisterProxies(loopAM, functionAM, cgsccAM, moduleAM);
+  LLVMAnalyses analyses(machine);
   llvm::StringMap<Estimate> estimates;
   for (llvm::Function &function : module)
     if (!function.isDeclaration())
       estimates[function.getName()] =
-          estimateInstructions(function, functionAM);
+          estimateInstructions(function, analyses.function);
   return estimates;
 }
 

@@ -24,6 +24,8 @@
 
 #include "MemOpt/Target/ARM/Passes.h"
 
+#include "Int8KernelUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -42,55 +44,10 @@ namespace memopt {
 using namespace mlir;
 using namespace mlir::memopt;
 
-/// Returns the constant global that the memref \p value is read from if it
-/// is a memref.get_global of a constant global with dense integer values and
-/// the identity layout (its values in row-major order), else null.
-static memref::GlobalOp getConstantGlobal(Value value, SymbolTable &symbols) {
-  auto getGlobal = value.getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal || !getGlobal.getType().getLayout().isIdentity())
-    return {};
-  auto global = symbols.lookup<memref::GlobalOp>(getGlobal.getName());
-  if (!global || !global.getConstant() ||
-      !isa_and_present<DenseIntElementsAttr>(global.getConstantInitValue()))
-    return {};
-  return global;
-}
-
-/// A constant global read whole, or as the rows [offset, offset + size) of
-/// its first dimension (a subview that keeps every other dimension whole).
-struct ConstantRows {
-  memref::GlobalOp global;
-  /// The subview of the rows, or null when the global is read whole.
-  memref::SubViewOp rows;
-};
-
-/// Returns the constant global \p value reads (getConstantGlobal), directly
-/// or through a subview of rows of it with unit strides, else an empty
-/// global.
-static ConstantRows getConstantRows(Value value, SymbolTable &symbols) {
-  auto subview = value.getDefiningOp<memref::SubViewOp>();
-  if (!subview)
-    return {getConstantGlobal(value, symbols), {}};
-  memref::GlobalOp global = getConstantGlobal(subview.getSource(), symbols);
-  if (!global)
-    return {};
-  ArrayRef<int64_t> shape = subview.getSourceType().getShape();
-  for (auto [dim, offset, size, stride] :
-       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
-                       subview.getMixedStrides())) {
-    if (!isConstantIntValue(stride, 1) ||
-        (dim > 0 && (!isConstantIntValue(offset, 0) ||
-                     !isConstantIntValue(size, shape[dim]))))
-      return {};
-  }
-  if (subview.getType().getRank() != subview.getSourceType().getRank())
-    return {};
-  return {global, subview};
-}
-
 /// Returns true if \p a and \p b read the same output channels: both whole,
 /// or subviews of the same rows.
-static bool readSameRows(ConstantRows a, ConstantRows b) {
+static bool readSameRows(armkernels::ConstantRows a,
+                         armkernels::ConstantRows b) {
   if (!a.rows || !b.rows)
     return !a.rows && !b.rows;
   return isEqualConstantIntOrValue(a.rows.getMixedOffsets()[0],
@@ -151,14 +108,14 @@ static bool foldInputZeroPoint(linalg::Conv2DNhwcFhwcQOp conv,
         return isa<linalg::FillOp>(user);
       }))
     return false;
-  ConstantRows filterRows =
-      getConstantRows(conv.getDpsInputOperand(1)->get(), symbols);
+  armkernels::ConstantRows filterRows =
+      armkernels::getConstantRows(conv.getDpsInputOperand(1)->get(), symbols);
   memref::GlobalOp filter = filterRows.global;
   linalg::GenericOp init = getBiasInit(conv);
   if (!filter || !init)
     return false;
-  ConstantRows biasRows =
-      getConstantRows(init.getDpsInputOperand(0)->get(), symbols);
+  armkernels::ConstantRows biasRows =
+      armkernels::getConstantRows(init.getDpsInputOperand(0)->get(), symbols);
   memref::GlobalOp bias = biasRows.global;
   if (!readSameRows(filterRows, biasRows))
     return false;

@@ -45,9 +45,14 @@ struct ArmDspInt8KernelsPass
     }
     // The channel loops of the in-place depthwise first: the other patterns
     // rewrite the convolution of each of their pixels.
+    // Only the rows: no folding, which would rewrite the other ops' bodies
+    // (constants hoisted out of a rescale's body) before their patterns.
     RewritePatternSet rowPatterns(&getContext());
     armkernels::dsp::populateDepthwiseRowsPatterns(rowPatterns);
-    if (failed(applyPatternsGreedily(getOperation(), std::move(rowPatterns))))
+    if (failed(applyPatternsGreedily(
+            getOperation(), std::move(rowPatterns),
+            GreedyRewriteConfig().enableFolding(false).enableConstantCSE(
+                false))))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     populateArmDspInt8KernelPatterns(patterns, ocBlock, unroll, dualLoads);

@@ -34,6 +34,8 @@
 
 #include "MemOpt/Target/ARM/Passes.h"
 
+#include "Int8KernelUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -52,20 +54,6 @@ namespace memopt {
 
 using namespace mlir;
 using namespace mlir::memopt;
-
-/// The constant global of int8 values with the identity layout that the
-/// memref \p value is a memref.get_global of, else null.
-static memref::GlobalOp getInt8Global(Value value, SymbolTable &symbols) {
-  auto getGlobal = value.getDefiningOp<memref::GetGlobalOp>();
-  if (!getGlobal || !getGlobal.getType().getLayout().isIdentity())
-    return {};
-  auto global = symbols.lookup<memref::GlobalOp>(getGlobal.getName());
-  if (!global || !global.getConstant() ||
-      !isa_and_present<DenseIntElementsAttr>(global.getConstantInitValue()) ||
-      !cast<MemRefType>(global.getType()).getElementType().isInteger(8))
-    return {};
-  return global;
-}
 
 /// How many output pixels \p conv computes with its filter: its output's
 /// pixels times the trip counts of the scf.for loops around it (a loop
@@ -87,27 +75,17 @@ static int64_t getPixelsPerFilter(Operation *conv) {
   return pixels;
 }
 
-/// The constant global that the filter \p filter reads whole, or a block of
-/// whose rows (output channels) it reads through a unit-stride subview that
-/// keeps the other dimensions whole; else null.
+/// The constant int8 global that the filter \p filter reads whole, or a
+/// block of whose rows (output channels) it reads (getConstantRows); else
+/// null.
 static memref::GlobalOp getFilterGlobal(Value filter, SymbolTable &symbols) {
-  auto subview = filter.getDefiningOp<memref::SubViewOp>();
-  if (!subview)
-    return getInt8Global(filter, symbols);
-  memref::GlobalOp global = getInt8Global(subview.getSource(), symbols);
-  if (!global || subview.getType().getRank() != 4 ||
-      subview.getSourceType().getRank() != 4)
+  memref::GlobalOp global = armkernels::getConstantRows(filter, symbols).global;
+  if (!global)
     return {};
-  ArrayRef<int64_t> shape = subview.getSourceType().getShape();
-  for (auto [dim, offset, size, stride] :
-       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
-                       subview.getMixedStrides())) {
-    if (!isConstantIntValue(stride, 1) ||
-        (dim > 0 && (!isConstantIntValue(offset, 0) ||
-                     !isConstantIntValue(size, shape[dim]))))
-      return {};
-  }
-  return global;
+  auto type = cast<MemRefType>(global.getType());
+  return type.getRank() == 4 && type.getElementType().isInteger(8)
+             ? global
+             : memref::GlobalOp();
 }
 
 /// The widened copy of \p global (int8 [OC, KH, KW, IC], IC a multiple of

@@ -10,7 +10,9 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -227,4 +229,40 @@ std::optional<SmallVector<int64_t>> armkernels::getGlobalValues(Value operand) {
   for (const APInt &value : values.getValues<APInt>())
     result.push_back(value.getSExtValue());
   return result;
+}
+
+/// Returns the constant global that the memref \p value is read from if it
+/// is a memref.get_global of a constant global with dense integer values and
+/// the identity layout (its values in row-major order), else null.
+static memref::GlobalOp getConstantGlobal(Value value, SymbolTable &symbols) {
+  auto getGlobal = value.getDefiningOp<memref::GetGlobalOp>();
+  if (!getGlobal || !getGlobal.getType().getLayout().isIdentity())
+    return {};
+  auto global = symbols.lookup<memref::GlobalOp>(getGlobal.getName());
+  if (!global || !global.getConstant() ||
+      !isa_and_present<DenseIntElementsAttr>(global.getConstantInitValue()))
+    return {};
+  return global;
+}
+
+armkernels::ConstantRows armkernels::getConstantRows(Value value,
+                                                     SymbolTable &symbols) {
+  auto subview = value.getDefiningOp<memref::SubViewOp>();
+  if (!subview)
+    return {getConstantGlobal(value, symbols), {}};
+  memref::GlobalOp global = getConstantGlobal(subview.getSource(), symbols);
+  if (!global)
+    return {};
+  ArrayRef<int64_t> shape = subview.getSourceType().getShape();
+  for (auto [dim, offset, size, stride] :
+       llvm::enumerate(subview.getMixedOffsets(), subview.getMixedSizes(),
+                       subview.getMixedStrides())) {
+    if (!isConstantIntValue(stride, 1) ||
+        (dim > 0 && (!isConstantIntValue(offset, 0) ||
+                     !isConstantIntValue(size, shape[dim]))))
+      return {};
+  }
+  if (subview.getType().getRank() != subview.getSourceType().getRank())
+    return {};
+  return {global, subview};
 }

@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -129,6 +130,20 @@ void forEachOutputPixel(
 /// linalg op) holds: a view (subview, reshape, cast) of a constant
 /// memref.global, all of whose values are returned.
 std::optional<SmallVector<int64_t>> getGlobalValues(Value operand);
+
+/// A constant memref.global with dense integer values and the identity
+/// layout, read whole, or as the rows [offset, offset + size) of its first
+/// dimension (a unit-stride subview that keeps every other dimension whole).
+struct ConstantRows {
+  memref::GlobalOp global;
+  /// The subview of the rows, or null when the global is read whole.
+  memref::SubViewOp rows;
+};
+
+/// Returns the constant global the memref \p value reads, directly (a
+/// memref.get_global) or through a subview of rows of it, else an empty
+/// global.
+ConstantRows getConstantRows(Value value, SymbolTable &symbols);
 
 /// Index-typed casts of the i32 \p values (indices of a memref).
 SmallVector<Value> toIndices(OpBuilder &b, Location loc,
