@@ -42,14 +42,7 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
       return rewriter.notifyMatchFailure(op, "input channels not contiguous");
     // A padded window of one output pixel: its fill is dead where the copy
     // covers it, and its copy is vectors (lowerWindowWrites).
-    // The fill need not be the zero point (arm-dsp-fold-zero-points
-    // folds it into the bias; this kernel reads every tap of the window).
-    std::optional<int64_t> fillValue;
-    for (Operation *user : parts.input.getUsers())
-      if (auto fill = dyn_cast<linalg::FillOp>(user))
-        fillValue = getConstantIntValue(fill.getInputs()[0]);
-    std::optional<PaddedWindow> window =
-        fillValue ? matchPixelWindow(op, parts, fillValue) : std::nullopt;
+    std::optional<PaddedWindow> window = matchFilledPixelWindow(op, parts);
     Location loc = op.getLoc();
     FailureOr<ByteView> in = getByteView(rewriter, loc, parts.input);
     FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
@@ -201,14 +194,7 @@ template <typename ConvOp> struct ConvHwcfToMve : Int8ConvPattern<ConvOp> {
     int64_t numOc = outShape[3];
     if (numOc < 4)
       return rewriter.notifyMatchFailure(op, "fewer than 4 output channels");
-    // The fill need not be the zero point (arm-dsp-fold-zero-points
-    // folds it into the bias; this kernel reads every tap of the window).
-    std::optional<int64_t> fillValue;
-    for (Operation *user : parts.input.getUsers())
-      if (auto fill = dyn_cast<linalg::FillOp>(user))
-        fillValue = getConstantIntValue(fill.getInputs()[0]);
-    std::optional<PaddedWindow> window =
-        fillValue ? matchPixelWindow(op, parts, fillValue) : std::nullopt;
+    std::optional<PaddedWindow> window = matchFilledPixelWindow(op, parts);
     Value input = window ? window->source : parts.input;
     // Checked before any IR is built: a failed match must not change it.
     std::optional<SmallVector<int64_t>> inStrides = getStaticStrides(input);

@@ -55,6 +55,15 @@ Value mve::loadScalar(OpBuilder &b, Location loc, Value base, Value offset,
 }
 
 std::optional<PaddedWindow>
+mve::matchFilledPixelWindow(Operation *op, const ConvParts &parts) {
+  std::optional<int64_t> fillValue;
+  for (Operation *user : parts.input.getUsers())
+    if (auto fill = dyn_cast<linalg::FillOp>(user))
+      fillValue = getConstantIntValue(fill.getInputs()[0]);
+  return fillValue ? matchPixelWindow(op, parts, fillValue) : std::nullopt;
+}
+
+std::optional<PaddedWindow>
 mve::matchPixelWindow(Operation *op, const ConvParts &parts,
                       std::optional<int64_t> fillValue) {
   auto inType = cast<MemRefType>(parts.input.getType());

@@ -127,6 +127,13 @@ std::optional<PaddedWindow>
 matchPixelWindow(Operation *op, const ConvParts &parts,
                  std::optional<int64_t> fillValue = std::nullopt);
 
+/// matchPixelWindow for the kernels that read every tap of the window
+/// itself: its fill, the constant of the linalg.fill of \p parts' input,
+/// need not be the zero point (arm-dsp-fold-zero-points folds that into the
+/// bias).
+std::optional<PaddedWindow> matchFilledPixelWindow(Operation *op,
+                                                   const ConvParts &parts);
+
 /// Erases the fill and copy of \p window (after the kernel that reads its
 /// source directly was built).
 void eraseWindowWrites(PatternRewriter &rewriter, const PaddedWindow &window);
