@@ -390,10 +390,13 @@ static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
 }
 
 /// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
-/// grid of patches. Fails (and leaves \p func to be discarded) if a patch
-/// would read no input row or the result does not verify.
-LogicalResult mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
-                                           const PatchPlan &plan) {
+/// grid of patches, appending the patches' ops to \p clones if given.
+/// Fails (and leaves \p func to be discarded) if a patch would read no
+/// input row or the result does not verify.
+LogicalResult
+mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
+                             const PatchPlan &plan,
+                             SmallVectorImpl<Operation *> *clones) {
   Operation *cutOp = analysis.ops[plan.cut];
   Value cutValue = cutOp->getResult(0);
   auto cutType = cast<RankedTensorType>(cutValue.getType());
@@ -460,6 +463,8 @@ LogicalResult mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
                       tosa::getTosaConstShape(shapeBuilder, pad));
         }
         Operation *clone = builder.clone(*op, mapping);
+        if (clones)
+          clones->push_back(clone);
         auto type = cast<RankedTensorType>(op->getResult(0).getType());
         clone->getResult(0).setType(
             RankedTensorType::get({type.getDimSize(0), region.getHeight(),
