@@ -255,8 +255,9 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     memory model options, in block order) among those whose extra
     multiply-accumulates stay within `max-mac-overhead` percent of the whole
     function's, if it is smaller than the peak the exact scheduler finds
-    without patches. Ties go to fewer patches, then to the earlier cut; the
-    choice is deterministic. `patches=<rows>x<cols>` forces a grid on
+    without patches. Ties go to fewer patches, then to the earlier cut
+    (with `+blocks`, first to the smaller peak of the prefix's own steps:
+    the bands lower the blocks after the cut); the choice is deterministic. `patches=<rows>x<cols>` forces a grid on
     the longest prefix whose extra multiply-accumulates stay within the
     limit (or the shortest it fits if none does),
     `patches=<rows>x<cols>@<cut>` forces it on the prefix up to the valid
