@@ -23,6 +23,9 @@
 #include "MemOpt/Analysis/DataflowGraph.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
 #include "MemOpt/Schedule/StepModel.h"
+#include "MemOpt/Transforms/Passes.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/IR/PatternMatch.h"
 #include "mlir/IR/Verifier.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -108,25 +111,58 @@ static FailureOr<PeakScore> getScheduledPeak(func::FuncOp func,
   return score;
 }
 
-/// Returns the score of \p func with the ops from \p start up to cut
-/// \p plan rewritten, or failure if the plan does not apply.
-static FailureOr<PeakScore> evaluateBands(func::FuncOp func, Value start,
-                                          const PatchPlan &plan,
-                                          const CostModelOptions &options,
-                                          uint64_t states) {
+/// Rewrites the ops of \p analysis up to \p plan's cut into bands and
+/// computes the bands' depthwise convolutions over their whole input, in
+/// place (widenDepthwiseInPlace), where they can be.
+static LogicalResult applyBands(const PrefixAnalysis &analysis,
+                                const PatchPlan &plan) {
+  SmallVector<Operation *> clones;
+  if (failed(applyPatchPlan(analysis, plan, &clones)))
+    return failure();
+  // The convolutions first: a rewrite erases the ops of its chain.
+  SmallVector<tosa::DepthwiseConv2DOp> depthwise;
+  for (Operation *op : clones)
+    if (auto conv = dyn_cast<tosa::DepthwiseConv2DOp>(op))
+      depthwise.push_back(conv);
+  if (depthwise.empty())
+    return success();
+  IRRewriter rewriter(depthwise.front().getContext());
+  for (tosa::DepthwiseConv2DOp conv : depthwise)
+    (void)widenDepthwiseInPlace(rewriter, conv);
+  return success();
+}
+
+namespace {
+/// What a rewrite into bands gives: the score of the scheduler's order and
+/// the function's multiply-accumulates.
+struct BandResult {
+  PeakScore score;
+  int64_t macs = 0;
+};
+} // namespace
+
+/// Returns the score and MACs of \p func with the ops from \p start up to
+/// cut \p plan rewritten, or failure if the plan does not apply.
+static FailureOr<BandResult> evaluateBands(func::FuncOp func, Value start,
+                                           const PatchPlan &plan,
+                                           const CostModelOptions &options,
+                                           uint64_t states) {
   func::FuncOp copy = func.clone();
-  FailureOr<PeakScore> score = failure();
+  FailureOr<BandResult> result = failure();
   {
     PrefixAnalysis analysis(copy, mapValue(func, copy, start));
     if (plan.cut < analysis.ops.size() &&
-        succeeded(applyPatchPlan(analysis, plan)) && succeeded(verify(copy)))
-      score = getScheduledPeak(copy, options, states);
+        succeeded(applyBands(analysis, plan)) && succeeded(verify(copy))) {
+      FailureOr<PeakScore> score = getScheduledPeak(copy, options, states);
+      if (succeeded(score))
+        result = BandResult{*score, getFunctionMacs(copy)};
+    }
   }
   copy.erase();
   // The copy's ops are gone.
-  if (succeeded(score))
-    score->op = nullptr;
-  return score;
+  if (succeeded(result))
+    result->score.op = nullptr;
+  return result;
 }
 
 /// Returns "<op name> at <location label>" of \p value's producer, or
@@ -214,10 +250,13 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
                 macs - unpatched + getPrefixMacs(analysis, cut, rows, cols);
             if (double(plan.macsAfter) > limit)
               break;
-            FailureOr<PeakScore> score =
+            FailureOr<BandResult> bands =
                 evaluateBands(func, start, plan, options, 1);
-            if (succeeded(score) && *score < *current)
-              choices.push_back(BandChoice{start, plan, *score});
+            if (failed(bands) || double(bands->macs) > limit)
+              continue;
+            plan.macsAfter = bands->macs;
+            if (bands->score < *current)
+              choices.push_back(BandChoice{start, plan, bands->score});
           }
         }
       }
@@ -231,11 +270,12 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
     });
     std::optional<BandChoice> best;
     for (const BandChoice &choice : ArrayRef(choices).take_front(kMaxProofs)) {
-      FailureOr<PeakScore> proof =
+      FailureOr<BandResult> proof =
           evaluateBands(func, choice.start, choice.plan, options, kProofStates);
-      if (succeeded(proof) && proof->proven && *proof < *current) {
+      if (succeeded(proof) && proof->score.proven &&
+          proof->score < *current) {
         best = choice;
-        best->score = *proof;
+        best->score = proof->score;
         break;
       }
     }
@@ -252,7 +292,7 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
                       previous.value_or(current->peak), best->score.peak, macs,
                       best->plan.macsAfter)
             .str();
-    if (failed(applyPatchPlan(analysis, best->plan)))
+    if (failed(applyBands(analysis, best->plan)))
       return cutOp->emitError("patch-prefix: the ")
              << best->plan.rows << "x" << best->plan.cols
              << " bands leave a band without input";

@@ -390,10 +390,13 @@ static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
 }
 
 /// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
-/// grid of patches. Fails (and leaves \p func to be discarded) if a patch
-/// would read no input row or the result does not verify.
-LogicalResult mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
-                                           const PatchPlan &plan) {
+/// grid of patches, appending the patches' ops to \p clones if given.
+/// Fails (and leaves \p func to be discarded) if a patch would read no
+/// input row or the result does not verify.
+LogicalResult
+mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
+                             const PatchPlan &plan,
+                             SmallVectorImpl<Operation *> *clones) {
   Operation *cutOp = analysis.ops[plan.cut];
   Value cutValue = cutOp->getResult(0);
   auto cutType = cast<RankedTensorType>(cutValue.getType());
@@ -460,6 +463,8 @@ LogicalResult mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
                       tosa::getTosaConstShape(shapeBuilder, pad));
         }
         Operation *clone = builder.clone(*op, mapping);
+        if (clones)
+          clones->push_back(clone);
         auto type = cast<RankedTensorType>(op->getResult(0).getType());
         clone->getResult(0).setType(
             RankedTensorType::get({type.getDimSize(0), region.getHeight(),
@@ -507,18 +512,57 @@ mlir::memopt::getBlockOrderPeak(func::FuncOp func,
   return evaluateSchedulePeak(*graph, graph->getProgramOrder());
 }
 
+/// The block-order peaks of a patched function.
+struct PlanPeaks {
+  /// The whole function's.
+  int64_t peak = 0;
+  /// The steps up to the last patch's cut value (the prefix's own).
+  int64_t prefixPeak = 0;
+};
+
+/// Returns the peaks of \p plan: patches a copy of \p func and measures it.
+static FailureOr<PlanPeaks> evaluatePlanPeaks(func::FuncOp func,
+                                              const PatchPlan &plan,
+                                              const CostModelOptions &options) {
+  func::FuncOp copy = func.clone();
+  FailureOr<PlanPeaks> peaks = failure();
+  {
+    PrefixAnalysis analysis(copy);
+    SmallVector<Operation *> clones;
+    if (succeeded(applyPatchPlan(analysis, plan, &clones)) &&
+        succeeded(verify(copy))) {
+      FailureOr<DataflowGraph> graph = DataflowGraph::build(copy, options);
+      if (succeeded(graph)) {
+        SmallVector<NodeId> order = graph->getProgramOrder();
+        schedule::Evaluation profile =
+            schedule::evaluate(buildScheduleProblem(*graph), order);
+        PlanPeaks result{profile.peakBytes, 0};
+        // The last patch's cut value is the last clone with a node.
+        std::optional<NodeId> last;
+        for (Operation *clone : llvm::reverse(clones))
+          if ((last = graph->lookupNode(clone)))
+            break;
+        for (auto [step, node] : llvm::enumerate(order)) {
+          result.prefixPeak =
+              std::max(result.prefixPeak, profile.liveBytes[step]);
+          if (last && node == *last)
+            break;
+        }
+        peaks = result;
+      }
+    }
+  }
+  copy.erase();
+  return peaks;
+}
+
 /// Returns the peak of \p plan: patches a copy of \p func and measures it.
 static FailureOr<int64_t> evaluatePlan(func::FuncOp func, const PatchPlan &plan,
                                        const CostModelOptions &options) {
-  func::FuncOp copy = func.clone();
-  FailureOr<int64_t> peak = failure();
-  {
-    PrefixAnalysis analysis(copy);
-    if (succeeded(applyPatchPlan(analysis, plan)) && succeeded(verify(copy)))
-      peak = getBlockOrderPeak(copy, options);
-  }
-  copy.erase();
-  return peak;
+  FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, plan, options);
+  if (failed(peaks))
+    return failure();
+  return peaks->peak;
 }
 
 /// Returns the block-order peak of \p plan and a proven lower bound on the
@@ -571,20 +615,23 @@ struct PatchPrefixPass
 
 private:
   /// Runs the prefix part of \p spec (`patches=` without `+blocks`).
-  LogicalResult patchPrefix(func::FuncOp func, StringRef spec);
+  /// With \p forBlocks (`+blocks`), auto's ties go to the smaller peak of
+  /// the prefix's own steps: the bands lower the blocks after it.
+  LogicalResult patchPrefix(func::FuncOp func, StringRef spec, bool forBlocks);
   /// Chooses the plan of patches=auto, or nothing if none lowers the peak;
   /// then \p whyNone says why, in one line.
   FailureOr<std::optional<PatchPlan>>
   chooseAutoPlan(func::FuncOp func, const PrefixAnalysis &analysis,
-                 const CostModelOptions &options, int64_t &peakBefore,
-                 int64_t &peakAfter, std::string &whyNone);
+                 const CostModelOptions &options, bool forBlocks,
+                 int64_t &peakBefore, int64_t &peakAfter,
+                 std::string &whyNone);
 };
 } // namespace
 
 FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
     func::FuncOp func, const PrefixAnalysis &analysis,
-    const CostModelOptions &options, int64_t &peakBefore, int64_t &peakAfter,
-    std::string &whyNone) {
+    const CostModelOptions &options, bool forBlocks, int64_t &peakBefore,
+    int64_t &peakAfter, std::string &whyNone) {
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, options);
   if (failed(graph))
     return failure();
@@ -603,7 +650,7 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
     suffixPeak[step] = std::max(suffixPeak[step + 1], profile.liveBytes[step]);
 
   std::optional<PatchPlan> best;
-  int64_t bestPeak = peakBefore;
+  int64_t bestPeak = peakBefore, bestPrefixPeak = 0;
   double limit = maxMacOverhead / 100.0 * analysis.totalMacs;
   // Why no grid was chosen: the cuts the peak comes after, the cheapest
   // grid over the MAC limit, and the best grid that did not lower the peak.
@@ -616,7 +663,9 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
       continue;
     // Steps after the cut are unchanged (the cut's node is step *node in
     // block order): a plan there cannot beat their peak.
-    if (suffixPeak[*node + 1] >= bestPeak) {
+    // With +blocks a plan that ties may still have the lower prefix.
+    if (suffixPeak[*node + 1] > bestPeak ||
+        (!forBlocks && suffixPeak[*node + 1] == bestPeak)) {
       ++cutsBeforeTail;
       continue;
     }
@@ -634,11 +683,17 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
           cheapestOver = plan;
         break;
       }
-      FailureOr<int64_t> peak = evaluatePlan(func, plan, options);
-      if (succeeded(peak) && *peak < bestPeak) {
+      FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, plan, options);
+      std::optional<int64_t> peak;
+      if (succeeded(peaks))
+        peak = peaks->peak;
+      bool prefixLower = forBlocks && best && peak && *peak == bestPeak &&
+                         peaks->prefixPeak < bestPrefixPeak;
+      if (peak && (*peak < bestPeak || prefixLower)) {
         bestPeak = *peak;
+        bestPrefixPeak = peaks->prefixPeak;
         best = plan;
-      } else if (succeeded(peak) && (!bestKept || *peak < bestKeptPeak)) {
+      } else if (peak && (!bestKept || *peak < bestKeptPeak)) {
         bestKept = plan;
         bestKeptPeak = *peak;
       }
@@ -694,7 +749,8 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
   return best;
 }
 
-LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec) {
+LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec,
+                                           bool forBlocks) {
   if (spec == "off")
     return success();
   int64_t rows = 0, cols = 0;
@@ -734,7 +790,8 @@ LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec) {
   if (isAuto) {
     std::string whyNone;
     FailureOr<std::optional<PatchPlan>> chosen =
-        chooseAutoPlan(func, analysis, options, peakBefore, peakAfter, whyNone);
+        chooseAutoPlan(func, analysis, options, forBlocks, peakBefore,
+                       peakAfter, whyNone);
     if (failed(chosen))
       return failure();
     plan = *chosen;
@@ -806,7 +863,7 @@ void PatchPrefixPass::runOnOperation() {
   bool blocks = spec.consume_back("+blocks");
   if (func.isExternal() || (spec == "off" && !blocks))
     return markAllAnalysesPreserved();
-  if (failed(patchPrefix(func, spec)))
+  if (failed(patchPrefix(func, spec, blocks)))
     return signalPassFailure();
   if (!blocks || !func.getBody().hasOneBlock())
     return;

@@ -92,10 +92,12 @@ int64_t getPrefixMacs(const PrefixAnalysis &analysis, unsigned cut,
                       int64_t rows, int64_t cols);
 
 /// Rewrites the ops of \p analysis up to \p plan's cut into \p plan's grid
-/// of patches. Fails (and leaves the function to be discarded) if a patch
-/// would read no input row.
+/// of patches, appending the ops of the patches to \p clones if given.
+/// Fails (and leaves the function to be discarded) if a patch would read no
+/// input row.
 LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
-                             const PatchPlan &plan);
+                             const PatchPlan &plan,
+                             SmallVectorImpl<Operation *> *clones = nullptr);
 
 /// Returns the peak of \p func under \p options in block order, or failure
 /// (with errors emitted) if it cannot be modelled.

@@ -19,6 +19,10 @@
 #include "mlir/Pass/Pass.h"
 
 namespace mlir {
+namespace tosa {
+class DepthwiseConv2DOp;
+} // namespace tosa
+
 namespace memopt {
 
 #define GEN_PASS_DECL
@@ -34,6 +38,17 @@ void populatePartitionConcatConvPatterns(RewritePatternSet &patterns);
 /// Adds the kernel-wise partition of concat + tosa.depthwise_conv2d
 /// (PartitionConcatDepthwiseConv.cpp).
 void populatePartitionConcatDepthwiseConvPatterns(RewritePatternSet &patterns);
+
+/// Adds the rewrite of a stride-1 depthwise convolution whose output is
+/// smaller than its input (a band's) into one over its whole input, in
+/// place, and a view of the rows it had (WidenDepthwise.cpp).
+void populateWidenDepthwisePatterns(RewritePatternSet &patterns);
+
+/// Rewrites \p depthwise as populateWidenDepthwisePatterns does, with
+/// \p rewriter; fails (changing nothing) if it does not apply or the wider
+/// convolution would not be computed in place.
+LogicalResult widenDepthwiseInPlace(RewriterBase &rewriter,
+                                    tosa::DepthwiseConv2DOp depthwise);
 
 } // namespace memopt
 } // namespace mlir

@@ -255,8 +255,9 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     memory model options, in block order) among those whose extra
     multiply-accumulates stay within `max-mac-overhead` percent of the whole
     function's, if it is smaller than the peak the exact scheduler finds
-    without patches. Ties go to fewer patches, then to the earlier cut; the
-    choice is deterministic. `patches=<rows>x<cols>` forces a grid on
+    without patches. Ties go to fewer patches, then to the earlier cut
+    (with `+blocks`, first to the smaller peak of the prefix's own steps:
+    the bands lower the blocks after the cut); the choice is deterministic. `patches=<rows>x<cols>` forces a grid on
     the longest prefix whose extra multiply-accumulates stay within the
     limit (or the shortest it fits if none does),
     `patches=<rows>x<cols>@<cut>` forces it on the prefix up to the valid
@@ -295,6 +296,41 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     Statistic<"blocksPatched", "blocks-patched",
               "Blocks computed in bands (patches=<...>+blocks)">,
   ];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def WidenDepthwisePass : Pass<"widen-depthwise", "func::FuncOp"> {
+  let summary = "Compute a band's stride-1 depthwise convolution over its "
+                "whole input, in place";
+  let description = [{
+    A band (or patch) of a stride-1 depthwise convolution with channel
+    multiplier 1 reads its rows with the halo its window needs, so its
+    output has fewer rows or columns than its input and cannot be computed
+    in place (`isInPlaceDepthwise` needs an output of its input's shape).
+    This pass computes it over its whole input, with padding at least the
+    original's on every side (half the window before, where the original
+    allows it), together with its fused rescale and the elementwise ops of
+    one activation operand after it, and takes the rows and columns the
+    original had as a view (`tensor.extract_slice`). The wider convolution
+    is then computed in place over its dying input; the rows it computes
+    from the new padding are never read. Results do not change; the extra
+    multiply-accumulates are the halo rows and columns of the depthwise
+    convolution. A convolution whose wider form would not be in place (its
+    input has another reader, is a slice, or has another type) is left.
+    `patch-prefix{patches=<...>+blocks}` applies it to the bands it makes.
+
+    ```mlir
+    // Rows 1 to 4 of 6 (both neighbours are halo rows):
+    %d = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {pad = array<i64: 0, 0, 1, 1>, ...}
+        : (tensor<1x6x8x4xi8>, ...) -> tensor<1x4x8x4xi32>
+    %r = tosa.rescale %d, ... -> tensor<1x4x8x4xi8>
+    // becomes
+    %d = tosa.depthwise_conv2d %x, %w, %b, %zp, %zp {pad = array<i64: 1, 1, 1, 1>, ...}
+        : (tensor<1x6x8x4xi8>, ...) -> tensor<1x6x8x4xi32>
+    %e = tosa.rescale %d, ... -> tensor<1x6x8x4xi8>
+    %r = tensor.extract_slice %e[0, 1, 0, 0] [1, 4, 8, 4] [1, 1, 1, 1]
+    ```
+  }];
   let dependentDialects = ["::mlir::tensor::TensorDialect"];
 }
 
