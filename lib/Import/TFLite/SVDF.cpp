@@ -7,7 +7,10 @@
 // SVDF (singular value decomposition filter, the stateful layer of
 // keyword-spotting models). TOSA functions have no variables, so the
 // activation-state tensor becomes an extra function argument and its updated
-// value an extra result, after the graph outputs. The feature stage is a 1x1
+// value an extra result, after the graph outputs; the argument names the
+// result (`memopt.state`, MemOpt/Utils/Attributes.h), and the update is the
+// shift that mem-opt-compile computes in place in the state's own buffer
+// (getInPlaceStateUpdate, MemOpt/CostModel/CostModel.h). The feature stage is a 1x1
 // `tosa.conv2d`, the state shift a `tosa.slice` and `tosa.concat`, the time
 // stage `tosa.mul` and `tosa.reduce_sum`. The int8 arithmetic is TFLite
 // Micro's reference kernel (svdf_common.cc, EvalIntegerSvdfReference) step
