@@ -35,7 +35,9 @@
 # 0); mem-opt-import turns them into extra arguments and results in tensor
 # index order, so mem-opt's inputs are the model's inputs followed by those
 # initial states, and its outputs the model's outputs followed by the states
-# after the call, which TFLite Micro's answers hold too.
+# after the call, which TFLite Micro's answers hold too. On QEMU the compiled
+# model keeps them in its state buffer, reset by the header's function
+# (run_model.py --reset-state), whose bytes must be these initial states.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -321,7 +323,8 @@ def check(args):
                     SRC, "Pipelines", "firmware", "run_model.py"), mlir,
                     "--tools", tools, "--work", work, "--cpu", "cortex-m4",
                     "--cpu", "cortex-m7", "--timeout", "300", "--inputs",
-                    inp] + ["--compile-arg=" + a for a in args.compile_arg])
+                    inp] + (["--reset-state"] if states else []) +
+                    ["--compile-arg=" + a for a in args.compile_arg])
                 err = None if code == 0 else "run_model.py:\n" + log.strip()
                 for cpu in ("cortex-m4", "cortex-m7"):
                     out = os.path.join(work, cpu, "out.bin")
