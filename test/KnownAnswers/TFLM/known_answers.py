@@ -16,6 +16,8 @@
 #       the logits. Only the two vectors' entries change, in place.
 #   inputs MODEL.tflite INPUT OUT.bin    the raw input bytes of INPUT
 #       (seed1, seed2, ramp; see makeInput) in the subgraph's input order.
+#   states MODEL.tflite OUT.bin          the variable tensors' initial
+#       bytes (stateBytes), in tensor index order.
 #   record --tflm-run PROG --shared DIR  runs PROG (tflm-run, README.md) on
 #       every case and writes answers.json (how the answers were made).
 #   check --tools BIN --shared DIR --work DIR [--qemu] [--import-arg A]...
@@ -356,6 +358,9 @@ def main():
     p.add_argument("model")
     p.add_argument("input", choices=INPUTS)
     p.add_argument("out")
+    p = sub.add_parser("states")
+    p.add_argument("model")
+    p.add_argument("out")
     for name in ("record", "check"):
         p = sub.add_parser(name)
         p.add_argument("--shared", required=True)
@@ -379,6 +384,9 @@ def main():
         return 0
     if args.cmd == "inputs":
         open(args.out, "wb").write(modelInputs(args.model, args.input))
+        return 0
+    if args.cmd == "states":
+        open(args.out, "wb").write(stateBytes(args.model))
         return 0
     return record(args) if args.cmd == "record" else check(args)
 
