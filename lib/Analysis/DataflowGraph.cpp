@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/CostModel/States.h"
 
 #include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"

@@ -14,7 +14,7 @@
 
 #include "CompilerInternal.h"
 #include "MemOpt/Support/Version.h"
-#include "MemOpt/Utils/Attributes.h"
+#include "MemOpt/CostModel/States.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/BinaryFormat/ELF.h"

@@ -27,7 +27,7 @@
 #include "CompilerInternal.h"
 
 #include "MemOpt/Support/Version.h"
-#include "MemOpt/Utils/Attributes.h"
+#include "MemOpt/CostModel/States.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"

@@ -13,7 +13,7 @@
 
 #include "CompilerInternal.h"
 
-#include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/CostModel/States.h"
 #include "MemOpt/Import/Import.h"
 #include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Utils/StorageSize.h"

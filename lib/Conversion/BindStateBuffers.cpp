@@ -12,8 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Conversion/Passes.h"
-#include "MemOpt/CostModel/CostModel.h"
-#include "MemOpt/Utils/Attributes.h"
+#include "MemOpt/CostModel/States.h"
 #include "MemOpt/Utils/StorageSize.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -12,7 +12,7 @@
 
 #include "MemOpt/Dialect/MemPlan/MemPlanDialect.h"
 #include "MemOpt/Conversion/Passes.h"
-#include "MemOpt/Utils/Attributes.h"
+#include "MemOpt/CostModel/States.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"

@@ -27,7 +27,6 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/LogicalResult.h"
 
 #include <cstdint>
 #include <optional>
@@ -36,9 +35,6 @@ namespace mlir {
 class Operation;
 class Type;
 class Value;
-namespace func {
-class FuncOp;
-} // namespace func
 
 namespace memopt {
 
@@ -298,41 +294,6 @@ OpWorkspace getLoweringWorkspace(Operation *op, int64_t inputBytes,
 /// \p op (kIntoConcatSliceLocName) and `prepare-bufferization` makes its
 /// lowering write into the slice.
 Operation *getInPlaceConcat(Operation *op, IOPlacement io);
-
-/// One state of a function (a variable of the model, such as an SVDF
-/// activation state): argument `argument` holds its value when the call
-/// starts, result `result` its value after the call (kStateAttrName on the
-/// argument, MemOpt/Utils/Attributes.h).
-struct StateBinding {
-  unsigned argument = 0;
-  unsigned result = 0;
-};
-
-/// Returns the states of \p func in argument order, from the kStateAttrName
-/// attributes of its arguments. Emits an error at \p func and fails if an
-/// attribute is not an integer, names no result of \p func, names a result
-/// whose type is not the argument's (a ranked tensor, or a memref after
-/// bufferization), or names a result
-/// that another argument names.
-FailureOr<SmallVector<StateBinding>> getStateBindings(func::FuncOp func);
-
-/// Returns the `tosa.concat` whose result is the new value of \p state and
-/// that the lowering computes over the state's own buffer, or null. The
-/// rule (the shift of a sliding window, as an SVDF updates its state):
-/// result `state.result` is, maybe through `tosa.reshape`s, a `tosa.concat`
-/// of two operands along an axis whose first operand is a `tosa.slice` of
-/// argument `state.argument` (maybe through reshapes to the concat's type)
-/// that drops the first s entries along that axis and keeps the rest, s
-/// being the second operand's extent there; the argument, the reshapes and
-/// the slice are each read once, and the concat and the reshapes after it
-/// are returned only as that result (other ops may read them). The lowering
-/// copies every kept entry s entries towards the start in increasing
-/// address order, each read before anything writes over it (a copy within
-/// one row of the outer dimensions, to a lower address), and then writes
-/// the new entries (the second operand, an activation) at the end: the
-/// state is never copied as a whole. The memory model counts neither the
-/// argument's nor the concat's buffer in the arena.
-Operation *getInPlaceStateUpdate(func::FuncOp func, StateBinding state);
 
 /// Returns the multiply-accumulates of the TOSA op \p op: output elements
 /// times the products per element of a convolution (2-d or 3-d), depthwise

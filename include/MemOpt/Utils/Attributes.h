@@ -69,28 +69,6 @@ constexpr llvm::StringLiteral kIntoConcatSliceLocName =
 constexpr llvm::StringLiteral kOverwriteInputAttrName =
     "memopt.overwrite_input";
 
-/// Integer attribute on a function argument that holds a state of the model
-/// (a variable, such as an SVDF activation state): the number of the result
-/// that holds the state's value after the call. The function keeps its
-/// semantics (state in, state out), so the reference interpreter runs it as
-/// it is; `mem-opt-compile` keeps the state in a persistent buffer outside
-/// the arena and updates it in place (StateBinding, getInPlaceStateUpdate in
-/// MemOpt/CostModel/CostModel.h). Written by the TFLite import for variable
-/// tensors; read by the memory model and `bind-state-buffers`.
-constexpr llvm::StringLiteral kStateAttrName = "memopt.state";
-/// Unit attribute on the `memref<Nxi8>` argument that `bind-state-buffers`
-/// gives a function with states: the caller's state buffer, which holds
-/// every state at its offset (kStateOffsetsAttrName) and is not an arena
-/// buffer.
-constexpr llvm::StringLiteral kStateBufferAttrName = "memopt.state_buffer";
-/// On a function with states (`bind-state-buffers`): the byte offset of each
-/// state in the state buffer, in argument order (a DenseI64ArrayAttr), the
-/// buffer's size and its alignment (the largest of its elements').
-constexpr llvm::StringLiteral kStateOffsetsAttrName = "memopt.state_offsets";
-constexpr llvm::StringLiteral kStateSizeAttrName = "memopt.state_size";
-constexpr llvm::StringLiteral kStateAlignmentAttrName =
-    "memopt.state_alignment";
-
 /// Dictionary attribute on a function that `patch-prefix` patched: the cut,
 /// the grid, MACs and predicted peak before and after (PatchSummary in
 /// MemOpt/Transforms/PatchPrefix.h).

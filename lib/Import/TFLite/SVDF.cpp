@@ -8,9 +8,9 @@
 // keyword-spotting models). TOSA functions have no variables, so the
 // activation-state tensor becomes an extra function argument and its updated
 // value an extra result, after the graph outputs; the argument names the
-// result (`memopt.state`, MemOpt/Utils/Attributes.h), and the update is the
+// result (`memopt.state`, MemOpt/CostModel/States.h), and the update is the
 // shift that mem-opt-compile computes in place in the state's own buffer
-// (getInPlaceStateUpdate, MemOpt/CostModel/CostModel.h). The feature stage is a 1x1
+// (getInPlaceStateUpdate). The feature stage is a 1x1
 // `tosa.conv2d`, the state shift a `tosa.slice` and `tosa.concat`, the time
 // stage a `tosa.matmul` per filter for one batch of an int8 or float state
 // (`tosa.mul` and `tosa.reduce_sum` otherwise). The int8 arithmetic is TFLite

@@ -243,8 +243,7 @@ public:
   /// as an argument and returns it as the tensor's value.
   Value addStateArgument(int32_t index);
   /// Records \p next as the updated value of state tensor \p index, returned
-  /// by the function after the graph outputs; the state's argument names
-  /// that result (kStateAttrName).
+  /// by the function after the graph outputs.
   void addStateResult(int32_t index, Value next);
 
   //===--------------------------------------------------------------------===//
@@ -324,8 +323,7 @@ private:
   SmallVector<RankedTensorType> types;
   SmallVector<bool> checked;
   SmallVector<Value> values;
-  /// SVDF state tensors (their values are their extra arguments) and their
-  /// updated values.
+  /// SVDF state tensors: extra arguments and their updated values.
   SmallVector<int32_t> stateTensors;
   SmallVector<Value> stateResults;
 
