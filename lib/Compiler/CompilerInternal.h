@@ -68,7 +68,7 @@ struct FunctionInfo {
   /// Its states (arguments with kStateAttrName, which the header leaves out
   /// of the inputs, and their new values, left out of the outputs), in
   /// argument order, and their quantization.
-  SmallVector<RankedTensorType> states;
+  std::vector<RankedTensorType> states;
   std::vector<std::optional<IOQuantization>> stateQuantization;
 };
 

@@ -15,7 +15,8 @@
 // their offsets in the arena under io=arena), read from the attributes the
 // arena plan left on the lowered functions. A function with states (the
 // model's variables, kept in a caller-owned buffer outside the arena) takes
-// `void *state` before the arena, and the header gives the state buffer's
+// `void *state` after the inputs (before the outputs under io=caller, before
+// the arena under io=arena), and the header gives the state buffer's
 // size, each state's offset and a function that resets them. The caller owns the arena, as in
 // TensorFlow Lite Micro. Per input and output it gives the C type, element
 // count and shape, and for a quantized one (the importer's argument and
@@ -260,15 +261,17 @@ void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
       separate();
       os << "const " << getCType(type.getElementType()) << " *in" << i;
     }
+    // The state buffer follows the inputs: bind-state-buffers appends it
+    // before the outputs become arguments (io=caller).
+    if (!info.states.empty()) {
+      separate();
+      os << "void *state";
+    }
     for (auto [i, type] : llvm::enumerate(info.outputs)) {
       if (ioInArena)
         break;
       separate();
       os << getCType(type.getElementType()) << " *out" << i;
-    }
-    if (!info.states.empty()) {
-      separate();
-      os << "void *state";
     }
     if (arena) {
       separate();

@@ -261,9 +261,13 @@ mlir::memopt::collectFunctions(ModuleOp module) {
                             stateArgs.test(i) ? "state" : "input", i);
       if (failed(quantization))
         return failure();
-      (stateArgs.test(i) ? info.states : info.inputs).push_back(arguments[i]);
-      (stateArgs.test(i) ? info.stateQuantization : info.inputQuantization)
-          .push_back(*quantization);
+      if (stateArgs.test(i)) {
+        info.states.push_back(arguments[i]);
+        info.stateQuantization.push_back(*quantization);
+      } else {
+        info.inputs.push_back(arguments[i]);
+        info.inputQuantization.push_back(*quantization);
+      }
     }
     for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
       if (stateResults.test(i))

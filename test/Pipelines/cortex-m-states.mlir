@@ -16,8 +16,8 @@
 // apart) the concat's step held x, the old and the new state: 4 + 8 + 8 =
 // 20. The canonical model keeps them so, and copies the slice (4 bytes):
 // 4 + 8 + 4 = 16 at the slice and at the concat.
-// REPORT: memory report for @shift: 4 steps, peak 4 bytes
-// CANON: memory report for @shift: 4 steps, peak 16 bytes
+// REPORT: memory report for @shift: 7 steps, peak 4 bytes
+// CANON: memory report for @shift: 7 steps, peak 16 bytes
 //
 // The plan: the function's arguments are the state buffer (8 bytes, at
 // offset 0) and nothing else but the arena; the new state is a view of the
@@ -33,9 +33,9 @@
 // PLAN-NOT: memplan.place {{.*}} -> memref<1x4x2xi8>
 // PLAN: return
 //
-// io=caller: x and y are the caller's (4 + 4 bytes); the state buffer comes
-// after them.
-// CALLER-LABEL: func.func @shift(%arg0: memref<1x4xi8>, %arg1: memref<1x4xi8>, %arg2: memref<8xi8> {llvm.noalias, memopt.state_buffer})
+// io=caller: x and y are the caller's; the state buffer follows the inputs
+// (C: fn(in0, state, out0, arena)).
+// CALLER-LABEL: func.func @shift(%arg0: memref<1x4xi8>, %arg1: memref<8xi8> {llvm.noalias, memopt.state_buffer}, %arg2: memref<1x4xi8>)
 
 func.func @shift(%x: tensor<1x4xi8>, %s: tensor<1x8xi8> {memopt.state = 1 : i64}) -> (tensor<1x4xi8>, tensor<1x8xi8>) {
   %s3 = tosa.const_shape {values = dense<[1, 4, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>

@@ -183,9 +183,9 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, frames,
                      (off, i, k, i, k) for i, off in enumerate(offsets["IN"])]
         else:
             args = ["(void *)in%d_%d" % (i, k) for i in range(len(inputs))]
+            args += ["state"] if states else []
             args += ["out%d_%d" % (i, k) for i in range(len(outputs))]
-            args += (["state"] if states else []) + (
-                ["arena"] if has_arena else [])
+            args += ["arena"] if has_arena else []
         if k > 0:
             # Only the first call is measured.
             body.append("%s(%s);" % (fn, ", ".join(args)))
