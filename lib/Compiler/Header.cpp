@@ -169,7 +169,8 @@ static void printStates(raw_ostream &os, LLVM::LLVMFuncOp func,
   os << "#define " << upper << "_STATE_ALIGN " << alignment.value_or(1)
      << "\n";
   os << "#define " << upper << "_NUM_STATES " << info.states.size() << "\n";
-  describeTensors(os, upper + "_STATE", info.states, info.stateQuantization);
+  describeTensors(os, (upper + "_STATE").str(), info.states,
+                  info.stateQuantization);
   for (auto [i, offset] : llvm::enumerate(offsets))
     os << "#define " << upper << "_STATE" << i << "_OFFSET " << offset << "\n";
   os << "static inline void " << info.name << "_reset_state(void *state) {\n";
