@@ -120,7 +120,7 @@ def c_program(header, name, tensors):
         lines.append("  { static signed char st[%s_STATE_BYTES + 1];" % name)
         lines.append("    memset(st, 0x5a, sizeof st);")
         lines.append("    %s_reset_state(st);" % name.lower())
-        lines.append('    printf("STATE_END %d\\n", st[%s_STATE_BYTES]);'
+        lines.append('    printf("STATE_END %%d\\n", st[%s_STATE_BYTES]);'
                      % name)
         for key in states:
             p = "%s_%s" % (name, key)
@@ -168,7 +168,7 @@ def main():
                 "%s_RANK" % key: str(len(t["shape"])),
                 "%s_SHAPE" % key: " ".join(str(d) for d in t["shape"])}
         if quantized(t):
-            nquant += 1
+            nquant += not key.startswith("STATE")
             bits = struct.unpack("<I", struct.pack("<f", t["scale"][0]))[0]
             want["%s_SCALE" % key] = "%08x" % bits
             want["%s_ZERO_POINT" % key] = str(
