@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/CostModel/States.h"
 
 #include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"
@@ -161,6 +162,13 @@ private:
   /// The buffer of each concat that an operand's producer allocated already
   /// (getInPlaceConcat; lowering model).
   DenseMap<Operation *, BufferId> concatBuffers;
+  /// The function's states (kStateAttrName), and under the lowering's model
+  /// the concats that compute their new values in place
+  /// (getInPlaceStateUpdate) and the buffers of both, which live in the
+  /// caller's state buffer: neither arena nor caller I/O bytes.
+  SmallVector<StateBinding> states;
+  DenseSet<Operation *> stateUpdates;
+  DenseSet<BufferId> stateBuffers;
 };
 } // namespace memopt
 } // namespace mlir
@@ -468,6 +476,29 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     if (isa<TensorType>(arg.getType()))
       addBuffer(arg, std::nullopt);
   }
+  FailureOr<SmallVector<StateBinding>> bindings = getStateBindings(func);
+  if (failed(bindings))
+    return failure();
+  states = std::move(*bindings);
+  // The lowering computes each state's new value over the old one, in the
+  // caller's state buffer; the papers' model keeps them as inputs and
+  // outputs.
+  for (StateBinding state : states) {
+    if (!isLowering())
+      break;
+    BlockArgument arg = body.getArgument(state.argument);
+    Operation *update = getInPlaceStateUpdate(func, state);
+    if (!update)
+      return emitError(arg.getLoc())
+             << "argument #" << state.argument << " of @" << func.getSymName()
+             << " is a state whose new value, result #" << state.result
+             << ", is not a shift that mem-opt computes in place: a "
+                "tosa.concat of a tosa.slice of the state that drops its "
+                "first entries along the concat's axis and of the new "
+                "entries, the state and the slice read by nothing else";
+    stateUpdates.insert(update);
+    stateBuffers.insert(*graph.lookupBuffer(arg));
+  }
 
   for (Operation &op : body.front()) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
@@ -522,6 +553,8 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
       isView = true;
     if (failed(addNode(&op, isView)))
       return failure();
+    if (stateUpdates.contains(&op))
+      stateBuffers.insert(*graph.lookupBuffer(op.getResult(0)));
   }
   if (!isLowering())
     return success();
@@ -529,6 +562,9 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     placeCallerIO(func);
   else
     alignArenaIO();
+  // The states live in the caller's state buffer, outside the arena.
+  for (BufferId id : stateBuffers)
+    graph.buffers[id].bytes = 0;
   for (NodeId id = 0, e = graph.nodes.size(); id < e; ++id)
     applyLoweringRules(id);
   return success();
@@ -542,7 +578,13 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
 // buffer at the end, so its arena buffer stays.
 void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   DenseSet<BufferId> movedOut;
-  for (Value result : func.getBody().front().getTerminator()->getOperands()) {
+  for (auto [index, result] : llvm::enumerate(
+           func.getBody().front().getTerminator()->getOperands())) {
+    // A state's new value is written over the state in its own buffer.
+    if (llvm::any_of(states, [&, index = index](StateBinding state) {
+          return state.result == index;
+        }))
+      continue;
     std::optional<BufferId> id = graph.lookupBuffer(result);
     std::optional<int64_t> bytes = getStorageBytes(result.getType(), layout);
     if (!bytes)
@@ -595,8 +637,8 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
          buffer = overwrittenBuffer(*buffer))
       graph.buffers[*buffer].bytes = 0;
   }
-  for (Buffer &buffer : graph.buffers) {
-    if (!buffer.isGraphInput())
+  for (auto [id, buffer] : llvm::enumerate(graph.buffers)) {
+    if (!buffer.isGraphInput() || stateBuffers.contains(id))
       continue;
     graph.pinnedBytes += *getStorageBytes(buffer.value.getType(), layout);
     buffer.bytes = 0;
@@ -619,7 +661,9 @@ void DataflowGraphBuilder::alignArenaIO() {
                                         graph.costModel.alignment));
   };
   for (BufferId id = 0, e = graph.buffers.size(); id < e; ++id) {
-    if (!graph.buffers[id].isGraphInput() && !graph.buffers[id].isGraphOutput)
+    if ((!graph.buffers[id].isGraphInput() &&
+         !graph.buffers[id].isGraphOutput) ||
+        stateBuffers.contains(id))
       continue;
     alignAsIO(graph.buffers[id]);
     for (BufferId current = id; !graph.buffers[current].isGraphInput();) {

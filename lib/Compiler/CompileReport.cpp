@@ -14,6 +14,7 @@
 
 #include "CompilerInternal.h"
 #include "MemOpt/Support/Version.h"
+#include "MemOpt/CostModel/States.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/BinaryFormat/ELF.h"
@@ -120,7 +121,10 @@ void CompileReport::printText(raw_ostream &os) const {
        << " schedule_lower_bound=" << orNA(fn.scheduleLowerBound)
        << " arena=" << orNA(fn.arenaBytes)
        << " liveness_lower_bound=" << orNA(fn.livenessLowerBound)
-       << " caller_io=" << fn.callerIOBytes << "\n";
+       << " caller_io=" << fn.callerIOBytes;
+    if (!fn.states.empty())
+      os << " state=" << fn.stateBytes;
+    os << "\n";
   }
   auto row = [&](StringRef label) -> raw_ostream & { return ::row(os, label); };
   for (const FunctionReport &fn : functions) {
@@ -136,7 +140,9 @@ void CompileReport::printText(raw_ostream &os) const {
         row((kind + " " + Twine(i)).str())
             << tensor.bytes << " bytes, " << tensor.shape << " " << tensor.cType
             << ", ";
-        if (tensor.arenaOffset)
+        if (tensor.stateOffset)
+          os << "state offset " << *tensor.stateOffset << "\n";
+        else if (tensor.arenaOffset)
           os << "arena offset " << *tensor.arenaOffset << "\n";
         else
           os << "caller-owned\n";
@@ -144,6 +150,11 @@ void CompileReport::printText(raw_ostream &os) const {
     };
     printIO(fn.inputs, "Input");
     printIO(fn.outputs, "Output");
+    if (!fn.states.empty())
+      row("State") << fn.stateBytes << " bytes in " << fn.states.size()
+                   << " states: caller-owned, kept from call to call, "
+                      "outside the arena and the SRAM above\n";
+    printIO(fn.states, "State");
     row("Peak (schedule)") << orNA(fn.schedulePeak) << " bytes";
     if (!fn.layers.empty()) {
       const LayerReport &peak = fn.layers[fn.peakLayer];
@@ -201,8 +212,11 @@ static llvm::json::Array getTensorsJSON(ArrayRef<TensorReport> tensors) {
         {"shape", tensor.shape},
         {"c_type", tensor.cType},
         {"bytes", tensor.bytes},
-        {"placement", tensor.arenaOffset ? "arena" : "caller"},
+        {"placement", tensor.stateOffset  ? "state"
+                      : tensor.arenaOffset ? "arena"
+                                           : "caller"},
         {"arena_offset", toJSONOrNull(tensor.arenaOffset)},
+        {"state_offset", toJSONOrNull(tensor.stateOffset)},
     });
   return array;
 }
@@ -245,6 +259,8 @@ llvm::json::Value CompileReport::toJSON() const {
         {"caller_io_bytes", fn.callerIOBytes},
         {"inputs", getTensorsJSON(fn.inputs)},
         {"outputs", getTensorsJSON(fn.outputs)},
+        {"state_bytes", fn.stateBytes},
+        {"states", getTensorsJSON(fn.states)},
         {"schedule",
          llvm::json::Object{
              {"peak_bytes", toJSONOrNull(fn.schedulePeak)},
@@ -379,6 +395,11 @@ mlir::memopt::buildCompileReport(ModuleOp module, ArrayRef<FunctionInfo> infos,
         info.inputs, getOffsets(func, "memplan.input_offsets"), inArena);
     fn.outputs = getTensorReports(
         info.outputs, getOffsets(func, "memplan.output_offsets"), inArena);
+    fn.states = getTensorReports(info.states, {}, false);
+    for (auto [state, offset] : llvm::zip(
+             fn.states, getOffsets(func, kStateOffsetsAttrName)))
+      state.stateOffset = offset;
+    fn.stateBytes = func ? getIntAttr(func, kStateSizeAttrName).value_or(0) : 0;
     // One number: the profile the report shows is the scheduler's.
     if (fn.schedulePeak && !fn.layers.empty() &&
         fn.profilePeak != *fn.schedulePeak)

@@ -65,6 +65,11 @@ struct FunctionInfo {
   std::vector<std::optional<IOQuantization>> inputQuantization;
   /// Per output: its quantization, if its result attributes give one.
   std::vector<std::optional<IOQuantization>> outputQuantization;
+  /// Its states (arguments with kStateAttrName, which the header leaves out
+  /// of the inputs, and their new values, left out of the outputs), in
+  /// argument order, and their quantization.
+  std::vector<RankedTensorType> states;
+  std::vector<std::optional<IOQuantization>> stateQuantization;
 };
 
 /// Returns the C type of \p type's elements, or an empty string.
@@ -118,6 +123,12 @@ struct MemoryFigures {
     return *arena + callerIO;
   }
 };
+
+/// Returns the byte that resets every byte of a state of \p type with
+/// \p quantization, as TensorFlow Lite Micro resets a variable tensor: the
+/// zero point of an int8 state (the real value 0), 0 for any other.
+int64_t getStateResetByte(RankedTensorType type,
+                          const std::optional<IOQuantization> &quantization);
 
 /// Reads the memory figures of \p info from the lowered function \p func
 /// (null: none) compiled with inputs and outputs placed by \p io.

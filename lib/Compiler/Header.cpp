@@ -13,7 +13,11 @@
 //
 // with the SRAM the device needs and the inputs' and outputs' sizes (and
 // their offsets in the arena under io=arena), read from the attributes the
-// arena plan left on the lowered functions. The caller owns the arena, as in
+// arena plan left on the lowered functions. A function with states (the
+// model's variables, kept in a caller-owned buffer outside the arena) takes
+// `void *state` after the inputs (before the outputs under io=caller, before
+// the arena under io=arena), and the header gives the state buffer's
+// size, each state's offset and a function that resets them. The caller owns the arena, as in
 // TensorFlow Lite Micro. Per input and output it gives the C type, element
 // count and shape, and for a quantized one (the importer's argument and
 // result attributes, MemOpt/Import/Import.h) the scale and zero point. The
@@ -24,6 +28,7 @@
 #include "CompilerInternal.h"
 
 #include "MemOpt/Support/Version.h"
+#include "MemOpt/CostModel/States.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
@@ -104,6 +109,81 @@ static std::string getModelFileName(StringRef path) {
   return name;
 }
 
+/// Prints the defines of the tensors \p types, named \p prefix and their
+/// number (`FN_IN0_...`): bytes, C type, elements, rank, shape, and the
+/// scale and zero point of a quantized one (\p quantizations).
+static void
+describeTensors(raw_ostream &os, StringRef prefix,
+                ArrayRef<RankedTensorType> types,
+                ArrayRef<std::optional<IOQuantization>> quantizations) {
+  for (auto [i, type] : llvm::enumerate(types)) {
+    std::string name = (prefix + Twine(i)).str();
+    StringRef cType = getCType(type.getElementType());
+    os << "#define " << name << "_BYTES " << getCallerBytes(type) << " /* "
+       << getShapeString(type) << " " << cType << " */\n";
+    os << "#define " << name << "_TYPE " << cType << "\n";
+    os << "#define " << name << "_ELEMENTS " << type.getNumElements() << "\n";
+    os << "#define " << name << "_RANK " << type.getRank() << "\n";
+    if (type.getRank() > 0) {
+      os << "#define " << name << "_SHAPE {";
+      llvm::interleaveComma(type.getShape(), os);
+      os << "}\n";
+    }
+    if (i < quantizations.size() && quantizations[i]) {
+      os << "#define " << name << "_SCALE "
+         << getFloatLiteral(quantizations[i]->scale) << "\n";
+      os << "#define " << name << "_ZERO_POINT "
+         << getIntLiteral(quantizations[i]->zeroPoint) << "\n";
+    }
+  }
+}
+
+int64_t mlir::memopt::getStateResetByte(
+    RankedTensorType type, const std::optional<IOQuantization> &quantization) {
+  if (type.getElementType().isInteger(8) && quantization)
+    return static_cast<int8_t>(quantization->zeroPoint);
+  return 0;
+}
+
+/// Prints the state buffer of \p info (the lowered \p func's layout): its
+/// size and alignment, each state's defines and offset, and the function
+/// that resets the states.
+static void printStates(raw_ostream &os, LLVM::LLVMFuncOp func,
+                        const FunctionInfo &info, StringRef upper) {
+  SmallVector<int64_t> offsets = getOffsets(func, kStateOffsetsAttrName);
+  std::optional<int64_t> size =
+      func ? getIntAttr(func, kStateSizeAttrName) : std::nullopt;
+  std::optional<int64_t> alignment =
+      func ? getIntAttr(func, kStateAlignmentAttrName) : std::nullopt;
+  os << "/* The model's state (its variables, such as SVDF activation "
+        "states):\n   "
+     << upper << "_STATE_BYTES bytes that the caller owns, aligned to " << upper
+     << "_STATE_ALIGN,\n   outside the arena and kept from call to call. "
+        "Reset it with\n   "
+     << info.name
+     << "_reset_state() before the first call (an int8 state to its zero\n"
+        "   point, the real value 0, anything else to 0, as TensorFlow Lite "
+        "Micro\n   resets its variable tensors); each call reads it and "
+        "writes the new\n   state over it. */\n";
+  os << "#define " << upper << "_STATE_BYTES " << size.value_or(0) << "\n";
+  os << "#define " << upper << "_STATE_ALIGN " << alignment.value_or(1)
+     << "\n";
+  os << "#define " << upper << "_NUM_STATES " << info.states.size() << "\n";
+  describeTensors(os, (upper + "_STATE").str(), info.states,
+                  info.stateQuantization);
+  for (auto [i, offset] : llvm::enumerate(offsets))
+    os << "#define " << upper << "_STATE" << i << "_OFFSET " << offset << "\n";
+  os << "static inline void " << info.name << "_reset_state(void *state) {\n";
+  for (auto [i, type] : llvm::enumerate(info.states)) {
+    if (i >= offsets.size())
+      break;
+    os << "  memset((char *)state + " << offsets[i] << ", "
+       << getStateResetByte(type, info.stateQuantization[i]) << ", "
+       << getCallerBytes(type) << ");\n";
+  }
+  os << "}\n";
+}
+
 void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
                                ArrayRef<FunctionInfo> infos,
                                const CompileOptions &options) {
@@ -115,7 +195,12 @@ void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
      << getModelFileName(options.modelPath) << " for "
      << stringifyCortexMCpu(options.cpu) << ". Do not edit. */\n";
   os << "#ifndef " << guard << "\n#define " << guard << "\n\n";
-  os << "#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
+  os << "#include <stdint.h>\n";
+  // The reset functions of the states fill them with memset.
+  if (llvm::any_of(infos,
+                   [](const FunctionInfo &info) { return !info.states.empty(); }))
+    os << "#include <string.h>\n";
+  os << "\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n";
   for (const FunctionInfo &info : infos) {
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(info.name);
     std::string upper = StringRef(info.name).upper();
@@ -143,33 +228,9 @@ void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
     }
     os << "#define " << upper << "_NUM_INPUTS " << info.inputs.size() << "\n";
     os << "#define " << upper << "_NUM_OUTPUTS " << info.outputs.size() << "\n";
-    auto describe = [&](ArrayRef<RankedTensorType> types,
-                        ArrayRef<std::optional<IOQuantization>> quantizations,
-                        StringRef prefix) {
-      for (auto [i, type] : llvm::enumerate(types)) {
-        std::string name = (upper + "_" + prefix.upper() + Twine(i)).str();
-        StringRef cType = getCType(type.getElementType());
-        os << "#define " << name << "_BYTES " << getCallerBytes(type) << " /* "
-           << getShapeString(type) << " " << cType << " */\n";
-        os << "#define " << name << "_TYPE " << cType << "\n";
-        os << "#define " << name << "_ELEMENTS " << type.getNumElements()
-           << "\n";
-        os << "#define " << name << "_RANK " << type.getRank() << "\n";
-        if (type.getRank() > 0) {
-          os << "#define " << name << "_SHAPE {";
-          llvm::interleaveComma(type.getShape(), os);
-          os << "}\n";
-        }
-        if (i < quantizations.size() && quantizations[i]) {
-          os << "#define " << name << "_SCALE "
-             << getFloatLiteral(quantizations[i]->scale) << "\n";
-          os << "#define " << name << "_ZERO_POINT "
-             << getIntLiteral(quantizations[i]->zeroPoint) << "\n";
-        }
-      }
-    };
-    describe(info.inputs, info.inputQuantization, "in");
-    describe(info.outputs, info.outputQuantization, "out");
+    describeTensors(os, upper + "_IN", info.inputs, info.inputQuantization);
+    describeTensors(os, upper + "_OUT", info.outputs,
+                    info.outputQuantization);
     SmallVector<int64_t> inOffsets = getOffsets(func, "memplan.input_offsets");
     SmallVector<int64_t> outOffsets =
         getOffsets(func, "memplan.output_offsets");
@@ -186,6 +247,8 @@ void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
         os << "#define " << upper << "_OUT" << i << "_OFFSET " << offset
            << "\n";
     }
+    if (!info.states.empty())
+      printStates(os, func, info, upper);
     os << "void " << info.name << "(";
     bool first = true;
     auto separate = [&] {
@@ -198,6 +261,12 @@ void mlir::memopt::printHeader(raw_ostream &os, ModuleOp module,
         break;
       separate();
       os << "const " << getCType(type.getElementType()) << " *in" << i;
+    }
+    // The state buffer follows the inputs: bind-state-buffers appends it
+    // before the outputs become arguments (io=caller).
+    if (!info.states.empty()) {
+      separate();
+      os << "void *state";
     }
     for (auto [i, type] : llvm::enumerate(info.outputs)) {
       if (ioInArena)

@@ -13,6 +13,7 @@
 
 #include "CompilerInternal.h"
 
+#include "MemOpt/CostModel/States.h"
 #include "MemOpt/Import/Import.h"
 #include "MemOpt/Support/Diagnostics.h"
 #include "MemOpt/Utils/StorageSize.h"
@@ -21,6 +22,7 @@
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Support/FileUtilities.h"
+#include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -235,21 +237,46 @@ mlir::memopt::collectFunctions(ModuleOp module) {
       }
       return success();
     };
+    // The states are neither inputs nor outputs: the header describes them
+    // apart (the caller's state buffer).
+    FailureOr<SmallVector<StateBinding>> states = getStateBindings(func);
+    if (failed(states))
+      return failure();
+    llvm::BitVector stateArgs(func.getNumArguments());
+    llvm::BitVector stateResults(func.getNumResults());
+    for (StateBinding state : *states) {
+      stateArgs.set(state.argument);
+      stateResults.set(state.result);
+    }
     if (failed(collect(func.getArgumentTypes(), "input", info.inputs)) ||
         failed(collect(func.getResultTypes(), "output", info.outputs)))
       return failure();
+    SmallVector<RankedTensorType> arguments = std::move(info.inputs);
+    SmallVector<RankedTensorType> results = std::move(info.outputs);
+    info.inputs.clear();
+    info.outputs.clear();
     for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
       FailureOr<std::optional<IOQuantization>> quantization =
-          getIOQuantization(func, func.getArgAttrDict(i), "input", i);
+          getIOQuantization(func, func.getArgAttrDict(i),
+                            stateArgs.test(i) ? "state" : "input", i);
       if (failed(quantization))
         return failure();
-      info.inputQuantization.push_back(*quantization);
+      if (stateArgs.test(i)) {
+        info.states.push_back(arguments[i]);
+        info.stateQuantization.push_back(*quantization);
+      } else {
+        info.inputs.push_back(arguments[i]);
+        info.inputQuantization.push_back(*quantization);
+      }
     }
     for (unsigned i = 0, e = func.getNumResults(); i < e; ++i) {
+      if (stateResults.test(i))
+        continue;
       FailureOr<std::optional<IOQuantization>> quantization =
           getIOQuantization(func, func.getResultAttrDict(i), "output", i);
       if (failed(quantization))
         return failure();
+      info.outputs.push_back(results[i]);
       info.outputQuantization.push_back(*quantization);
     }
     infos.push_back(std::move(info));

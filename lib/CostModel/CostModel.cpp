@@ -13,8 +13,10 @@
 
 #include "MemOpt/CostModel/CostModel.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/Operation.h"
@@ -23,6 +25,7 @@
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/MathExtras.h"
 
+#include "MemOpt/CostModel/States.h"
 #include "MemOpt/Utils/StorageSize.h"
 
 #include <algorithm>
@@ -648,6 +651,25 @@ static bool isComputedFromWeights(Value value, unsigned depth = 0) {
 /// a second). NAS cells concatenate at most 8.
 static constexpr unsigned kMaxInPlaceConcatOperands = 16;
 
+/// Returns true if the `tosa.concat` \p concat computes the new value of a
+/// state of its function in place (getInPlaceStateUpdate): its buffer is
+/// the state's, and the old state must be read before anything is written
+/// into it.
+static bool isStateUpdate(tosa::ConcatOp concat) {
+  auto func = dyn_cast<func::FuncOp>(concat->getParentOp());
+  if (!func)
+    return false;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    auto result = func.getArgAttrOfType<IntegerAttr>(i, kStateAttrName);
+    if (result && result.getValue().isNonNegative() &&
+        result.getValue().getZExtValue() < func.getNumResults() &&
+        getInPlaceStateUpdate(
+            func, {i, static_cast<unsigned>(result.getInt())}) == concat)
+      return true;
+  }
+  return false;
+}
+
 Operation *mlir::memopt::getInPlaceConcat(Operation *op, IOPlacement io) {
   if (io != IOPlacement::Caller || op->getNumResults() != 1 ||
       !op->getResult(0).hasOneUse())
@@ -656,6 +678,7 @@ Operation *mlir::memopt::getInPlaceConcat(Operation *op, IOPlacement io) {
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
   if (!concat || concat->getBlock() != op->getBlock() ||
       concat->getNumOperands() > kMaxInPlaceConcatOperands || !type ||
+      isStateUpdate(concat) ||
       !type.hasStaticShape() || isComputedFromWeights(op->getResult(0)) ||
       llvm::none_of(concat->getUsers(), [](Operation *user) {
         return user->hasTrait<OpTrait::ReturnLike>();
@@ -703,4 +726,109 @@ int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {
   if (isa<tosa::MatMulOp>(op))
     return outputs * weight.getDimSize(1);
   return 0;
+}
+
+FailureOr<SmallVector<StateBinding>>
+mlir::memopt::getStateBindings(func::FuncOp func) {
+  SmallVector<StateBinding> states;
+  DenseMap<unsigned, unsigned> argumentOfResult;
+  for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i) {
+    Attribute attr = func.getArgAttr(i, kStateAttrName);
+    if (!attr)
+      continue;
+    auto index = dyn_cast<IntegerAttr>(attr);
+    if (!index || !index.getType().isInteger())
+      return func.emitError("argument #")
+             << i << ": " << kStateAttrName
+             << " must be an integer, the number of the result that holds "
+                "the state after the call";
+    int64_t result = index.getInt();
+    if (result < 0 || result >= func.getNumResults())
+      return func.emitError("argument #")
+             << i << " is a state whose new value is result #" << result
+             << ", but @" << func.getSymName() << " has "
+             << func.getNumResults() << " results";
+    Type type = func.getArgumentTypes()[i];
+    if (!isa<RankedTensorType, MemRefType>(type) ||
+        func.getResultTypes()[result] != type)
+      return func.emitError("argument #")
+             << i << " is a state of type " << type << " but result #"
+             << result << ", its new value, has type "
+             << func.getResultTypes()[result];
+    auto [it, inserted] = argumentOfResult.try_emplace(result, i);
+    if (!inserted)
+      return func.emitError("arguments #")
+             << it->second << " and #" << i << " are states with one new "
+             << "value, result #" << result;
+    states.push_back({i, static_cast<unsigned>(result)});
+  }
+  return states;
+}
+
+/// Returns \p value with the `tosa.reshape`s that compute it skipped.
+static Value skipReshapes(Value value) {
+  while (auto reshape = value.getDefiningOp<tosa::ReshapeOp>())
+    value = reshape.getInput1();
+  return value;
+}
+
+Operation *mlir::memopt::getInPlaceStateUpdate(func::FuncOp func,
+                                               StateBinding state) {
+  if (func.isExternal() || !func.getBody().hasOneBlock() ||
+      state.argument >= func.getNumArguments() ||
+      state.result >= func.getNumResults())
+    return nullptr;
+  Operation *terminator = func.getBody().front().getTerminator();
+  auto concat = skipReshapes(terminator->getOperand(state.result))
+                    .getDefiningOp<tosa::ConcatOp>();
+  if (!concat || concat->getNumOperands() != 2)
+    return nullptr;
+  // The concat and the reshapes after it are returned as this result only.
+  for (auto [i, returned] : llvm::enumerate(terminator->getOperands())) {
+    if (i == state.result)
+      continue;
+    for (Value value = returned;; value = value.getDefiningOp()->getOperand(0)) {
+      if (value == concat.getResult())
+        return nullptr;
+      if (!value.getDefiningOp<tosa::ReshapeOp>())
+        break;
+    }
+  }
+  auto type = cast<RankedTensorType>(concat.getType());
+  auto slice = concat->getOperand(0).getDefiningOp<tosa::SliceOp>();
+  auto fresh = dyn_cast<RankedTensorType>(concat->getOperand(1).getType());
+  if (!type.hasStaticShape() || !slice || !slice->hasOneUse() || !fresh ||
+      !fresh.hasStaticShape())
+    return nullptr;
+  // The slice keeps the last n - s entries of the old state along the axis.
+  int64_t axis = concat.getAxis();
+  SmallVector<int64_t> start, size;
+  Operation *startOp = slice.getStart().getDefiningOp();
+  Operation *sizeOp = slice.getSize().getDefiningOp();
+  if (!startOp || !sizeOp || !tosa::getConstShapeValues(startOp, start) ||
+      !tosa::getConstShapeValues(sizeOp, size) ||
+      static_cast<int64_t>(start.size()) != type.getRank() ||
+      size.size() != start.size())
+    return nullptr;
+  int64_t shift = fresh.getDimSize(axis);
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    int64_t wantStart = d == axis ? shift : 0;
+    int64_t wantSize = type.getDimSize(d) - wantStart;
+    if (start[d] != wantStart || size[d] != wantSize)
+      return nullptr;
+  }
+  if (shift < 1 || slice.getInput1().getType() != type)
+    return nullptr;
+  // The old state reaches the slice through reshapes read once.
+  Value old = slice.getInput1();
+  while (auto reshape = old.getDefiningOp<tosa::ReshapeOp>()) {
+    if (!old.hasOneUse())
+      return nullptr;
+    old = reshape.getInput1();
+  }
+  auto argument = dyn_cast<BlockArgument>(old);
+  if (!argument || argument.getOwner() != &func.getBody().front() ||
+      argument.getArgNumber() != state.argument || !argument.hasOneUse())
+    return nullptr;
+  return concat;
 }

@@ -305,6 +305,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      "func.func(buffer-loop-hoisting)",
                      errorMessage)))
     return failure();
+  // The states (the model's variables) live in the caller's state buffer,
+  // where the function writes each one's new value over the old one.
+  pm.addPass(createBindStateBuffersPass());
   // Outputs go to the caller's buffers, or stay in the arena.
   if (options.io == IOPlacement::Caller &&
       failed(addText(pm,

@@ -15,7 +15,12 @@
 # For each graph input and output i, the header must define NAME_IN<i>_...
 # (NAME_OUT<i>_...) with the file's C type, element count, rank, shape and
 # bytes, and, exactly when the tensor is quantized per tensor (one scale),
-# NAME_IN<i>_SCALE and NAME_IN<i>_ZERO_POINT. The macros are read through a
+# NAME_IN<i>_SCALE and NAME_IN<i>_ZERO_POINT. A variable tensor (a state,
+# in tensor index order) is no input or output: NAME_STATE<i>_... describe
+# it likewise, NAME_STATE_BYTES is their total, and name_reset_state() must
+# set every byte of each one (at NAME_STATE<i>_OFFSET) as TFLite Micro's
+# ResetVariableTensors does, and nothing after the buffer; NAME_NUM_INPUTS,
+# NAME_NUM_OUTPUTS and NAME_NUM_STATES count them. The macros are read through a
 # C compiler: a small program includes the header, stores every value in a
 # variable of its type and prints the bits, so the scale must read back in C
 # as the file's float32, bit for bit. Prints one line per tensor and a
@@ -39,10 +44,22 @@ C_TYPES = {"f32": "float", "f16": "_Float16", "f64": "double",
 
 
 def expected(model):
-    """(macro prefix suffix, tensor) for every graph input and output."""
+    """(macro prefix suffix, tensor) for every graph input and output, and
+    every variable tensor (a state, STATE<i>) in tensor index order."""
     for kind, indices in (("IN", model["inputs"]), ("OUT", model["outputs"])):
         for i, t in enumerate(indices):
             yield "%s%d" % (kind, i), model["tensors"][t]
+    states = [t for t in model["tensors"] if t["variable"]]
+    for i, t in enumerate(states):
+        yield "STATE%d" % i, t
+
+
+def reset_byte(tensor):
+    """The byte TFLite Micro's ResetVariableTensors fills a variable tensor
+    with: an int8 one's zero point (the real value 0), else 0."""
+    if tensor["type"] == "i8" and tensor["zero_point"]:
+        return tensor["zero_point"][0]
+    return 0
 
 
 def quantized(tensor):
@@ -87,6 +104,34 @@ def c_program(header, name, tensors):
         lines.append("#else")
         lines.append('  printf("%s_SCALE absent\\n");' % key)
         lines.append("#endif")
+    for macro in ("NUM_INPUTS", "NUM_OUTPUTS", "NUM_STATES", "STATE_BYTES"):
+        lines.append("#ifdef %s_%s" % (name, macro))
+        lines.append('  printf("%s %%lld\\n", (long long)(%s_%s));'
+                     % (macro, name, macro))
+        lines.append("#else")
+        lines.append('  printf("%s absent\\n");' % macro)
+        lines.append("#endif")
+    # The reset function, on a buffer one byte longer and filled with 0x5a:
+    # each state's bytes must all be its reset byte, the byte after the
+    # buffer untouched.
+    states = [key for key, _ in tensors if key.startswith("STATE")]
+    if states:
+        lines.append("#ifdef %s_STATE_BYTES" % name)
+        lines.append("  { static signed char st[%s_STATE_BYTES + 1];" % name)
+        lines.append("    memset(st, 0x5a, sizeof st);")
+        lines.append("    %s_reset_state(st);" % name.lower())
+        lines.append('    printf("STATE_END %%d\\n", st[%s_STATE_BYTES]);'
+                     % name)
+        for key in states:
+            p = "%s_%s" % (name, key)
+            lines.append("    { const signed char *q = st + %s_OFFSET; "
+                         "long long i, same = 1;" % p)
+            lines.append("      for (i = 1; i < %s_BYTES; ++i) same &= "
+                         "q[i] == q[0];" % p)
+            lines.append('      if (same) printf("%s_RESET %%d\\n", q[0]); '
+                         'else printf("%s_RESET mixed\\n"); }' % (key, key))
+        lines.append("  }")
+        lines.append("#endif")
     lines += ["  return 0;", "}"]
     return "\n".join(lines) + "\n"
 
@@ -123,7 +168,7 @@ def main():
                 "%s_RANK" % key: str(len(t["shape"])),
                 "%s_SHAPE" % key: " ".join(str(d) for d in t["shape"])}
         if quantized(t):
-            nquant += 1
+            nquant += not key.startswith("STATE")
             bits = struct.unpack("<I", struct.pack("<f", t["scale"][0]))[0]
             want["%s_SCALE" % key] = "%08x" % bits
             want["%s_ZERO_POINT" % key] = str(
@@ -131,6 +176,8 @@ def main():
         else:
             want["%s_SCALE" % key] = "absent"
             want["%s_ZERO_POINT" % key] = "absent"
+        if key.startswith("STATE"):
+            want["%s_RESET" % key] = str(reset_byte(t))
         for k, v in want.items():
             if got.get(k) != v:
                 print("%s: header %s, file %s" % (k, got.get(k), v))
@@ -139,8 +186,27 @@ def main():
             key, t["name"], t["type"], "x".join(map(str, t["shape"])),
             repr(t["scale"][0]) if quantized(t) else "-",
             want["%s_ZERO_POINT" % key] if quantized(t) else "-"))
+    # The counts; the states of a model with variable tensors (every one
+    # int8 in the shared models, so packed without padding) and the byte
+    # after them.
+    states = [t for key, t in tensors if key.startswith("STATE")]
+    want = {"NUM_INPUTS": str(len(model["inputs"])),
+            "NUM_OUTPUTS": str(len(model["outputs"])),
+            "NUM_STATES": str(len(states)) if states else "absent",
+            "STATE_BYTES": str(sum(t["bytes"] for t in states))
+            if states else "absent"}
+    if states:
+        want["STATE_END"] = str(0x5a)
+    for k, v in want.items():
+        if got.get(k) != v:
+            print("%s: header %s, file %s" % (k, got.get(k), v))
+            bad += 1
     print("checked %d inputs and outputs (%d quantized), %d mismatches"
-          % (len(tensors), nquant, bad))
+          % (len(tensors) - len(states), nquant, bad))
+    if states:
+        print("checked %d states (%d bytes), reset to %s" % (
+            len(states), sum(t["bytes"] for t in states),
+            " ".join(str(reset_byte(t)) for t in states)))
     return 1 if bad else 0
 
 

@@ -13,7 +13,8 @@
 #        really allocates) + the bytes of the caller-owned inputs and outputs
 #
 # The caller's bytes come from the TOSA signature (elements x element bytes;
-# none under io=arena). The planned arena is at least the bound; when the
+# none under io=arena; states, which live in the caller's state buffer, are
+# not counted). The planned arena is at least the bound; when the
 # placement is above it (printed), the header reports the placed arena.
 # Usage: one-number.py <mem-opt> [--options <pipeline options>]
 #                      [--zoo <mem-opt-zoo> <work dir>]
@@ -44,11 +45,16 @@ def tensor_bytes(text):
 
 
 def caller_bytes(model):
-    """Bytes of the inputs and outputs of the model's public function."""
+    """Bytes of the inputs and outputs of the model's public function. A
+    state (an argument with `memopt.state`, and the result it names, of the
+    same type) is neither: it lives in the caller's state buffer."""
     text = open(model).read()
     match = re.search(r"func\.func @\w+\((.*?)\)\s*->\s*(\(.*?\)|tensor<[^>]*>)",
                       text, re.S)
-    return tensor_bytes(match.group(1)) + tensor_bytes(match.group(2))
+    states = sum(tensor_bytes(state) for state in re.findall(
+        r"(tensor<[^>]*>)\s*\{[^}]*memopt\.state = ", match.group(1)))
+    return (tensor_bytes(match.group(1)) + tensor_bytes(match.group(2)) -
+            2 * states)
 
 
 def attr(text, name):

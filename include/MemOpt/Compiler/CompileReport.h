@@ -80,6 +80,8 @@ struct TensorReport {
   int64_t bytes = 0;
   /// Offset in the arena under io=arena; std::nullopt when caller-owned.
   std::optional<int64_t> arenaOffset;
+  /// A state's offset in the state buffer.
+  std::optional<int64_t> stateOffset;
 };
 
 /// Everything the report says about one function.
@@ -99,6 +101,11 @@ struct FunctionReport {
   /// memplan.lower_bound: the liveness bound of the lowered buffers.
   std::optional<int64_t> livenessLowerBound;
   SmallVector<TensorReport> inputs, outputs;
+  /// The states (the model's variables) in the caller's state buffer,
+  /// outside the arena and the SRAM above: the buffer's bytes, and each
+  /// state with its offset in the buffer (stateOffset).
+  int64_t stateBytes = 0;
+  SmallVector<TensorReport> states;
   /// The layers of the scheduled TOSA function.
   SmallVector<LayerReport> layers;
   /// Steps of the scheduled TOSA function (what `memory-report` counts).

@@ -17,20 +17,49 @@
 
 include "mlir/Pass/PassBase.td"
 
+def BindStateBuffersPass : Pass<"bind-state-buffers", "ModuleOp"> {
+  let summary = "Keep the states of entry functions in one caller-owned "
+                "buffer, updated in place";
+  let description = [{
+    A state of a function (an argument with `memopt.state = j`, the model's
+    variable: its value at the call, with result #j its value after the
+    call; see `getStateBindings`) lives in the caller's state buffer from
+    call to call. For every public function with a body, on bufferized IR:
+    the states are laid out in argument order in one `memref<Nxi8>`
+    argument appended to the function (`memopt.state_buffer`, `noalias`),
+    each at its element's alignment (`memopt.state_offsets`,
+    `memopt.state_size`, `memopt.state_alignment` on the function); each
+    state argument becomes a `memref.view` of its bytes, and the buffer in
+    which the function computes the state's new value (the allocation
+    behind result #j, through views) becomes the same view, so the update
+    writes over the old state. The state arguments and results are
+    removed. The memory model counts neither in the arena; that the update
+    may be written over the old state is its rule `getInPlaceStateUpdate`,
+    which `memory-schedule` checked on the TOSA (a shift: the kept entries
+    are copied towards the start in increasing address order, then the new
+    entries written at the end). Runs after one-shot bufferization, before
+    `buffer-results-to-out-params` and `memplan-io-to-arena`; fails if a
+    state's new value is not computed into an allocation of its own.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect"];
+}
+
 def MemPlanIOToArenaPass : Pass<"memplan-io-to-arena", "ModuleOp"> {
   let summary = "Place the inputs and outputs of entry functions in the arena";
   let description = [{
     TFLite Micro's convention: the caller writes the inputs into the arena
     before the call and reads the outputs from it afterwards, so an input's
     bytes are reused once it dies. For every public function with a body
-    that no other function calls, each memref argument becomes a
+    that no other function calls, each memref argument (but the state
+    buffer of `bind-state-buffers`, which the caller keeps) becomes a
     `memref.alloc` at the start of the body, marked `memplan.input = i`, and
-    the arguments are removed; the function gets `memplan.io_in_arena`,
+    those arguments are removed; the function gets `memplan.io_in_arena`,
     which lets `MemRefLiveness` keep every returned buffer live until the
     return. `memplan-plan-arena` then records the offsets of the inputs and
     outputs (`memplan.input_offsets`, `memplan.output_offsets`), and
-    `memplan-lower` drops the results: the function's only argument is the
-    arena. Runs on bufferized IR, before `memplan-plan-arena`, instead of
+    `memplan-lower` drops the results: the function's arguments are the state
+    buffer, if it has one, and the arena. Runs on bufferized IR, before `memplan-plan-arena`, instead of
     `buffer-results-to-out-params`.
   }];
   let dependentDialects = ["::mlir::memref::MemRefDialect"];

@@ -7,9 +7,13 @@
 // SVDF (singular value decomposition filter, the stateful layer of
 // keyword-spotting models). TOSA functions have no variables, so the
 // activation-state tensor becomes an extra function argument and its updated
-// value an extra result, after the graph outputs. The feature stage is a 1x1
+// value an extra result, after the graph outputs; the argument names the
+// result (`memopt.state`, MemOpt/CostModel/States.h), and the update is the
+// shift that mem-opt-compile computes in place in the state's own buffer
+// (getInPlaceStateUpdate). The feature stage is a 1x1
 // `tosa.conv2d`, the state shift a `tosa.slice` and `tosa.concat`, the time
-// stage `tosa.mul` and `tosa.reduce_sum`. The int8 arithmetic is TFLite
+// stage a `tosa.matmul` per filter for one batch of an int8 or float state
+// (`tosa.mul` and `tosa.reduce_sum` otherwise). The int8 arithmetic is TFLite
 // Micro's reference kernel (svdf_common.cc, EvalIntegerSvdfReference) step
 // for step: its float scale products, the feature product clamped to the
 // state type before the state's zero point is added (a sum that wraps on
@@ -182,28 +186,50 @@ static LogicalResult convertSvdf(TFLiteImporter &imp, const tfl::Operator *op) {
 
   // Time: sum over memory of (state - zp) * weights_time.
   Location timeLoc = imp.tensorLoc(out, "time");
-  FailureOr<Value> wtv = imp.getValue(wt, ArrayRef<int64_t>{1, f, m});
-  if (failed(wtv))
-    return failure();
-  Value lhs = next, rhs = *wtv;
-  if (quantized) {
-    FailureOr<Value> l =
-        imp.rescale(next, RankedTensorType::get({b, f, m}, i32), {1.0},
-                    imp.quant(state).zeroPoint(), 0, timeLoc);
-    FailureOr<Value> rr = imp.rescale(
-        *wtv, RankedTensorType::get({1, f, m}, i32), {1.0}, 0, 0, timeLoc);
-    if (failed(l) || failed(rr))
+  Value perFilter;
+  if (b == 1 && (stElt.isInteger(8) || stElt.isF32())) {
+    // One batch: a matmul with one product per filter (the matmul's batch),
+    // the filter's state row [1, M] times its weights column [M, 1], the
+    // state's zero point the matmul's A zero point. The products and the
+    // widened state are never tensors (a 1 x F x M tensor of i32 each), as
+    // in TFLite Micro's kernel. (int16 states would need TOSA's i48
+    // accumulator.)
+    FailureOr<Value> wtv = imp.getValue(wt, ArrayRef<int64_t>{f, m, 1});
+    if (failed(wtv))
       return failure();
-    lhs = *l;
-    rhs = *rr;
+    double zp = quantized ? static_cast<double>(imp.quant(state).zeroPoint())
+                          : 0.0;
+    Value product = imp.create(
+        "tosa.matmul", RankedTensorType::get({f, 1, 1}, accElt),
+        {imp.reshape(next, {f, 1, m}, timeLoc), *wtv,
+         imp.scalarConst(stElt, zp, timeLoc),
+         imp.scalarConst(stElt, 0, timeLoc)},
+        {}, timeLoc);
+    perFilter = imp.reshape(product, {b, f, 1}, timeLoc);
+  } else {
+    FailureOr<Value> wtv = imp.getValue(wt, ArrayRef<int64_t>{1, f, m});
+    if (failed(wtv))
+      return failure();
+    Value lhs = next, rhs = *wtv;
+    if (quantized) {
+      FailureOr<Value> l =
+          imp.rescale(next, RankedTensorType::get({b, f, m}, i32), {1.0},
+                      imp.quant(state).zeroPoint(), 0, timeLoc);
+      FailureOr<Value> rr = imp.rescale(
+          *wtv, RankedTensorType::get({1, f, m}, i32), {1.0}, 0, 0, timeLoc);
+      if (failed(l) || failed(rr))
+        return failure();
+      lhs = *l;
+      rhs = *rr;
+    }
+    Value prod =
+        imp.create("tosa.mul", RankedTensorType::get({b, f, m}, accElt),
+                   {lhs, rhs, imp.scalarConst(builder.getI8Type(), 0, timeLoc)},
+                   {}, timeLoc);
+    perFilter = imp.create(
+        "tosa.reduce_sum", RankedTensorType::get({b, f, 1}, accElt), {prod},
+        {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
   }
-  Value prod =
-      imp.create("tosa.mul", RankedTensorType::get({b, f, m}, accElt),
-                 {lhs, rhs, imp.scalarConst(builder.getI8Type(), 0, timeLoc)},
-                 {}, timeLoc);
-  Value perFilter = imp.create(
-      "tosa.reduce_sum", RankedTensorType::get({b, f, 1}, accElt), {prod},
-      {builder.getNamedAttr("axis", builder.getI32IntegerAttr(2))}, timeLoc);
   // Rank 1 has one filter per unit: nothing to sum (canonicalize would fold
   // the sum over an axis of size 1).
   Value perUnit =

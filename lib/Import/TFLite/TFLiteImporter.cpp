@@ -21,7 +21,9 @@
 // - Constants are `tosa.const` with the file's bytes, unchanged; converters
 //   may re-type them (same bytes, same order).
 // - SVDF keeps its activation state as an extra function argument and an
-//   extra result (the updated state), since TOSA functions have no variables.
+//   extra result (the updated state), since TOSA functions have no variables;
+//   the argument names its result (kStateAttrName) and carries the state's
+//   quantization, so that mem-opt-compile keeps the state outside the arena.
 // Locations: an op's final TOSA op carries `loc("output tensor name")`;
 // helper ops carry the same name with a `#suffix`; unnamed tensors are called
 // `tensor_<index>`. Every op also carries its operator's layer, and the
@@ -32,6 +34,7 @@
 #include "TFLiteImporter.h"
 
 #include "MemOpt/Support/Layers.h"
+#include "MemOpt/CostModel/States.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TargetEnv.h"
@@ -551,14 +554,24 @@ OwningOpRef<ModuleOp> TFLiteImporter::run() {
   func.setFunctionType(
       builder.getFunctionType(finalArgs, ValueRange(results).getTypes()));
   // The quantization of the graph's inputs and outputs, for the callers
-  // that quantize real data (mem-opt-compile's header). SVDF states are the
-  // model's own memory, not the caller's data: they get none.
+  // that quantize real data (mem-opt-compile's header).
   for (auto [i, t] : llvm::enumerate(*subgraph->inputs()))
     if (std::optional<NamedAttrList> attrs = getIOQuantAttrs(t))
       func.setArgAttrs(i, attrs->getDictionary(context));
   for (auto [i, t] : llvm::enumerate(*subgraph->outputs()))
     if (std::optional<NamedAttrList> attrs = getIOQuantAttrs(t))
       func.setResultAttrs(i, attrs->getDictionary(context));
+  // Each SVDF state argument names its new value (kStateAttrName), and
+  // carries its quantization: its zero point is the state's reset value
+  // (TFLite Micro resets an int8 variable tensor to its real value 0).
+  for (auto [k, t] : llvm::enumerate(stateTensors)) {
+    unsigned number = cast<BlockArgument>(values[t]).getArgNumber();
+    func.setArgAttr(number, kStateAttrName,
+                    builder.getI64IntegerAttr(subgraph->outputs()->size() + k));
+    if (std::optional<NamedAttrList> attrs = getIOQuantAttrs(t))
+      for (NamedAttribute attr : *attrs)
+        func.setArgAttr(number, attr.getName(), attr.getValue());
+  }
   // DOUBLE_ROUND rescales (TFLite's rounding) need the TOSA `doubleround`
   // extension on top of the default target environment for validation.
   if (options.doubleRound) {

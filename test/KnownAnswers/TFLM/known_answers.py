@@ -16,6 +16,8 @@
 #       the logits. Only the two vectors' entries change, in place.
 #   inputs MODEL.tflite INPUT OUT.bin    the raw input bytes of INPUT
 #       (seed1, seed2, ramp; see makeInput) in the subgraph's input order.
+#   states MODEL.tflite OUT.bin          the variable tensors' initial
+#       bytes (stateBytes), in tensor index order.
 #   record --tflm-run PROG --shared DIR  runs PROG (tflm-run, README.md) on
 #       every case and writes answers.json (how the answers were made).
 #   check --tools BIN --shared DIR --work DIR [--qemu] [--import-arg A]...
@@ -35,7 +37,9 @@
 # 0); mem-opt-import turns them into extra arguments and results in tensor
 # index order, so mem-opt's inputs are the model's inputs followed by those
 # initial states, and its outputs the model's outputs followed by the states
-# after the call, which TFLite Micro's answers hold too.
+# after the call, which TFLite Micro's answers hold too. On QEMU the compiled
+# model keeps them in its state buffer, reset by the header's function
+# (run_model.py --reset-state), whose bytes must be these initial states.
 #
 # ===----------------------------------------------------------------------=== #
 
@@ -321,7 +325,8 @@ def check(args):
                     SRC, "Pipelines", "firmware", "run_model.py"), mlir,
                     "--tools", tools, "--work", work, "--cpu", "cortex-m4",
                     "--cpu", "cortex-m7", "--timeout", "300", "--inputs",
-                    inp] + ["--compile-arg=" + a for a in args.compile_arg])
+                    inp] + (["--reset-state"] if states else []) +
+                    ["--compile-arg=" + a for a in args.compile_arg])
                 err = None if code == 0 else "run_model.py:\n" + log.strip()
                 for cpu in ("cortex-m4", "cortex-m7"):
                     out = os.path.join(work, cpu, "out.bin")
@@ -353,6 +358,9 @@ def main():
     p.add_argument("model")
     p.add_argument("input", choices=INPUTS)
     p.add_argument("out")
+    p = sub.add_parser("states")
+    p.add_argument("model")
+    p.add_argument("out")
     for name in ("record", "check"):
         p = sub.add_parser(name)
         p.add_argument("--shared", required=True)
@@ -376,6 +384,9 @@ def main():
         return 0
     if args.cmd == "inputs":
         open(args.out, "wb").write(modelInputs(args.model, args.input))
+        return 0
+    if args.cmd == "states":
+        open(args.out, "wb").write(stateBytes(args.model))
         return 0
     return record(args) if args.cmd == "record" else check(args)
 

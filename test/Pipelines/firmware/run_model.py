@@ -17,6 +17,12 @@
 #   5. the same TOSA function runs on the host (mem-opt-run: upstream MLIR's
 #      lowering, no scheduling, no in-place rewrites, no arena), and the
 #      outputs are compared: integers bit-exact, floats within a tolerance.
+# A model with states (the header's FN_STATE_...: SVDF activation states)
+# gets a state buffer outside the arena, set to the host's initial states
+# (or reset by the header's function, --reset-state); with --more-inputs it
+# is called once more per file, the states carrying over, and the host runs
+# the TOSA function call by call with the states it returned; the states
+# after the last call are compared too.
 # It also checks that the object references no malloc, free or memrefCopy
 # when the model is arena-planned. Exit status 0 only if everything holds.
 #
@@ -91,8 +97,14 @@ def parse_header(path):
         for kind in ("IN", "OUT")}
     peak = int(re.search(r"#define %s_PREDICTED_PEAK (\d+)" % up,
                          text).group(1))
+    # The states in the caller's state buffer: (shape, ctype, offset).
+    states = [(tuple(int(d) for d in shape.split("x")), ctype, int(re.search(
+        r"#define %s_STATE%s_OFFSET (\d+)" % (up, i), text).group(1)))
+        for i, shape, ctype in re.findall(
+            r"#define %s_STATE(\d+)_BYTES \d+ /\* ([\dx]+) (\w+) \*/" % up,
+            text)]
     return (fn, arena, align, ios["IN"], ios["OUT"], "void *arena" in text,
-            offsets, peak)
+            offsets, peak, states)
 
 
 def caller_bytes(specs):
@@ -122,12 +134,17 @@ def c_literal(value, ctype):
     return str(int(value))
 
 
-def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
-               has_arena, offsets):
+def write_glue(path, header, fn, arena, align, inputs, outputs, frames,
+               has_arena, offsets, states, state_init):
     """Writes the C glue that feeds the inputs, calls the model and exposes
-    its outputs. With the inputs and outputs in the arena (offsets given),
-    the inputs are copied to their offsets before the call and the outputs
-    copied out after it."""
+    its outputs. \p frames holds the input arrays of each call (one call
+    unless the model has states, which carry over from call to call); only
+    the first call is measured. With the inputs and outputs in the arena
+    (offsets given), the inputs are copied to their offsets before each
+    call and the outputs copied out after it. A model with states gets a
+    state buffer, set before the first call to \p state_init (the initial
+    states' arrays) or, if that is None, by the header's reset function;
+    the states after the last call follow the outputs."""
     lines = ['#include "%s"' % os.path.basename(header), "",
              "struct ModelOutput { const void *data; unsigned bytes; };",
              "typedef void (*MeasuredFn)(void *, void *, void *, void *);",
@@ -135,32 +152,48 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
              "void *a1, void *a2, void *a3, MeasuredFn fn);",
              "const unsigned modelArenaSize = %d;" % arena,
              "const unsigned modelArenaAlign = %d;" % align]
-    for i, ((shape, ctype), array) in enumerate(zip(inputs, arrays)):
-        values = ",".join(c_literal(v, ctype) for v in array.ravel())
-        lines.append("static const %s in%d[%d] __attribute__((aligned(16))) "
-                     "= {%s};" % (ctype, i, array.size, values))
-    for i, (shape, ctype) in enumerate(outputs):
-        lines.append("static %s out%d[%d] __attribute__((aligned(16)));" %
-                     (ctype, i, int(np.prod(shape))))
-    if offsets["IN"] or offsets["OUT"]:
-        body = ["char *base = (char *)arena;"]
-        body += ["memcpy(base + %d, in%d, sizeof(in%d));" % (off, i, i)
-                 for i, off in enumerate(offsets["IN"])]
-        body.append('measuredCall("model", arena, 0, 0, 0, (MeasuredFn)%s);'
-                    % fn)
-        body += ["memcpy(out%d, base + %d, sizeof(out%d));" % (i, off, i)
-                 for i, off in enumerate(offsets["OUT"])]
-        lines.insert(0, "#include <string.h>")
-        lines.append("void runModel(void *arena) { %s }" % " ".join(body))
-    else:
-        args = ["in%d" % i for i in range(len(inputs))]
-        args += ["out%d" % i for i in range(len(outputs))]
-        if has_arena:
-            args.append("arena")
-        if len(args) <= 4:
+    for k, arrays in enumerate(frames):
+        for i, ((shape, ctype), array) in enumerate(zip(inputs, arrays)):
+            values = ",".join(c_literal(v, ctype) for v in array.ravel())
+            lines.append("static const %s in%d_%d[%d] __attribute__"
+                         "((aligned(16))) = {%s};" % (ctype, i, k, array.size,
+                                                      values))
+        for i, (shape, ctype) in enumerate(outputs):
+            lines.append("static %s out%d_%d[%d] __attribute__((aligned(16)));"
+                         % (ctype, i, k, int(np.prod(shape))))
+    setup = []
+    if states:
+        lines.append("static unsigned char state[%s_STATE_BYTES] __attribute__"
+                     "((aligned(16)));" % fn.upper())
+        if state_init is None:
+            setup.append("%s_reset_state(state);" % fn)
+        for i, ((shape, ctype, offset), array) in enumerate(
+                zip(states, state_init or [])):
+            values = ",".join(c_literal(v, ctype) for v in array.ravel())
+            lines.append("static const %s state%d_init[%d] = {%s};" % (
+                ctype, i, array.size, values))
+            setup.append("memcpy(state + %d, state%d_init, sizeof(state%d_init));"
+                         % (offset, i, i))
+    in_arena = bool(offsets["IN"] or offsets["OUT"])
+    body = list(setup)
+    for k in range(len(frames)):
+        if in_arena:
+            args = (["state"] if states else []) + ["arena"]
+            body += ["memcpy((char *)arena + %d, in%d_%d, sizeof(in%d_%d));" %
+                     (off, i, k, i, k) for i, off in enumerate(offsets["IN"])]
+        else:
+            args = ["(void *)in%d_%d" % (i, k) for i in range(len(inputs))]
+            args += ["state"] if states else []
+            args += ["out%d_%d" % (i, k) for i in range(len(outputs))]
+            args += ["arena"] if has_arena else []
+        if k > 0:
+            # Only the first call is measured.
+            body.append("%s(%s);" % (fn, ", ".join(args)))
+        elif len(args) <= 4:
             # The model itself is the measured call.
-            call = 'measuredCall("model", %s, (MeasuredFn)%s);' % (", ".join(
-                ["(void *)" + a for a in args] + ["0"] * (4 - len(args))), fn)
+            body.append('measuredCall("model", %s, (MeasuredFn)%s);' % (
+                ", ".join(["(void *)" + a for a in args] +
+                          ["0"] * (4 - len(args))), fn))
         else:
             # More arguments than registers: the measured call is a wrapper
             # (a few instructions more than the model).
@@ -168,12 +201,21 @@ def write_glue(path, header, fn, arena, align, inputs, outputs, arrays,
                          "void *a2, void *a3) { (void)a1; (void)a2; "
                          "(void)a3; (void)arena; %s(%s); }" %
                          (fn, ", ".join(args)))
-            call = 'measuredCall("model", arena, 0, 0, 0, callModel);'
-        lines.append("void runModel(void *arena) { (void)arena; %s }" % call)
-    lines.append("const unsigned numModelOutputs = %d;" % len(outputs))
-    lines.append("const struct ModelOutput modelOutputs[] = {%s};" % ", ".join(
-        "{out%d, sizeof(out%d)}" % (i, i) for i in range(len(outputs))) +
-                 ("" if outputs else "{0, 0}"))
+            body.append('measuredCall("model", arena, 0, 0, 0, callModel);')
+        if in_arena:
+            body += ["memcpy(out%d_%d, (char *)arena + %d, sizeof(out%d_%d));"
+                     % (i, k, off, i, k) for i, off in enumerate(offsets["OUT"])]
+    lines.insert(0, "#include <string.h>")
+    lines.append("void runModel(void *arena) { (void)arena; %s }" %
+                 " ".join(body))
+    entries = ["{out%d_%d, sizeof(out%d_%d)}" % (i, k, i, k)
+               for k in range(len(frames)) for i in range(len(outputs))]
+    entries += ["{state + %d, %d}" % (offset, int(np.prod(shape)) *
+                                      np.dtype(CTYPES[ctype][0]).itemsize)
+                for shape, ctype, offset in states]
+    lines.append("const unsigned numModelOutputs = %d;" % len(entries))
+    lines.append("const struct ModelOutput modelOutputs[] = {%s};" %
+                 (", ".join(entries) or "{0, 0}"))
     open(path, "w").write("\n".join(lines) + "\n")
 
 
@@ -402,6 +444,17 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--inputs", help="the inputs' bytes (mem-opt-run "
                     "--inputs) instead of seeded random ones")
+    ap.add_argument("--more-inputs", action="append", default=[],
+                    help="a model with states: the inputs' bytes (the "
+                    "model's inputs only) of one more call; the states "
+                    "carry over from call to call, on the board and on the "
+                    "host (mem-opt-run, each call given the states the "
+                    "previous one returned)")
+    ap.add_argument("--reset-state", action="store_true",
+                    help="a model with states: the firmware resets them "
+                    "with the header's reset function instead of copying "
+                    "the host's initial states (which must then be the "
+                    "reset values, as in --inputs)")
     ap.add_argument("--expected", help="the outputs' bytes from an "
                     "independent reference: the host's and every CPU's "
                     "outputs must equal them too, byte for byte")
@@ -445,7 +498,11 @@ def main():
                       "--report", "--symbol-prefix=" + args.symbol_prefix] +
                      args.compile_arg).strip()
         (fn, arena, align, inputs, outputs, has_arena, offsets,
-         peak) = parse_header(header)
+         peak, states) = parse_header(header)
+        state_specs = [(shape, ctype) for shape, ctype, _ in states]
+        if args.more_inputs and not states:
+            print("FAIL --more-inputs needs a model with states")
+            return 1
         # One number: the predicted peak is the arena plus the buffers the
         # caller owns (none when the inputs and outputs live in the arena).
         io = 0 if offsets["IN"] or offsets["OUT"] else (
@@ -461,18 +518,44 @@ def main():
             print("FAIL %s: object references %s" % (cpu, ", ".join(banned)))
             status = 1
         if reference is None:
+            # The TOSA function's arguments are the inputs and then the
+            # states (as mem-opt-import makes them), its results the
+            # outputs and then the new states. Each further call gets the
+            # states the previous one returned.
             raw_in, raw_out = host_run(args.tools, args.model,
                                        tosa_entry(args.model), args.seed,
                                        args.work, args.inputs)
-            arrays = split(raw_in, inputs)
-            reference = split(raw_out, outputs)
-            if arrays is None or reference is None:
+            first = split(raw_in, inputs + state_specs)
+            frames = [first and first[:len(inputs)]]
+            state_init = first and first[len(inputs):]
+            results = split(raw_out, outputs + state_specs)
+            reference = results and results[:len(outputs)]
+            for k, more in enumerate(args.more_inputs):
+                if results is None or frames[-1] is None:
+                    break
+                given = os.path.join(args.work, "in%d.bin" % (k + 1))
+                state_bytes = b"".join(
+                    a.tobytes() for a in results[len(outputs):])
+                open(given, "wb").write(open(more, "rb").read() + state_bytes)
+                raw_in, raw_out = host_run(args.tools, args.model,
+                                           tosa_entry(args.model), args.seed,
+                                           args.work, given)
+                frames.append(split(raw_in, inputs + state_specs))
+                results = split(raw_out, outputs + state_specs)
+                if frames[-1] is not None:
+                    frames[-1] = frames[-1][:len(inputs)]
+                if results is not None:
+                    reference += results[:len(outputs)]
+            if results is not None:
+                reference += results[len(outputs):]
+            if any(f is None for f in frames) or results is None:
                 print("FAIL mem-opt-run's data does not match the header")
                 return 1
             if args.expected:
                 # The host against the independent reference, then the
                 # reference is what every CPU must produce.
-                expected = split(open(args.expected, "rb").read(), outputs)
+                expected = split(open(args.expected, "rb").read(),
+                                 outputs * len(frames) + state_specs)
                 if expected is None:
                     print("FAIL --expected does not match the header")
                     return 1
@@ -484,8 +567,9 @@ def main():
                         status = 1
                 reference = expected
         glue = os.path.join(work, "model_glue.c")
-        write_glue(glue, header, fn, arena, align, inputs, outputs, arrays,
-                   has_arena, offsets)
+        write_glue(glue, header, fn, arena, align, inputs, outputs, frames,
+                   has_arena, offsets, states,
+                   None if args.reset_state else state_init)
         elf = os.path.join(work, "fw.elf")
         abi = float_abi or ("soft" if cpu in NO_FPU else "hard")
         if abi == "soft":
