@@ -6,8 +6,10 @@
 //
 // The MVE kernels of the in-place depthwise convolution's channel loops:
 // vectors of 4 output pixels of a channel (gathers, VMLA.I32 by the weights
-// read once per row loop, the vector rescale) and the copy of the channel
-// back into its NHWC tensor as scatter stores. See MveInt8Kernels.cpp.
+// read once per row loop, the vector rescale), along a row, or along a
+// column in bands of 4 rows on maps of few columns; and the copy of the
+// channel back into its NHWC tensor as scatter stores. See
+// MveInt8Kernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
