@@ -780,6 +780,71 @@ class Generator:
             self.conv_like(True, double, True)
             self.forced_shifts = None
 
+    def inplace_depthwise(self, double, vector):
+        """A depthwise convolution that mem-opt computes in place
+        (inplace-depthwise: multiplier 1, stride 1, an output of the input's
+        shape, an input that dies at it and is not a graph input): its input
+        is an int8 -> int8 rescale of an argument. Maps of 4-28 rows and 1-9
+        columns (the MVE channel vectors along a row need 4 interior
+        columns, those along a column 4 rows), 2-20 channels, kernels up to
+        5x5 with the padding split either way, sometimes dilation 2; and
+        sometimes stride 2, which is not done in place."""
+        rng = self.rng
+        c = rng.randint(2, 20)
+        h, w = rng.randint(4, 28), rng.randint(1, 9)
+        if rng.random() < 0.3:
+            h, w = w, h
+        kh, kw = rng.choice([1, 2, 3, 3, 3, 4, 5]), rng.choice([1, 2, 3, 3,
+                                                                 3, 4, 5])
+        dil = [2 if k > 1 and rng.random() < 0.15 else 1 for k in (kh, kw)]
+        stride = [1, 1]
+        pad = []
+        for k, d in ((kh, dil[0]), (kw, dil[1])):
+            total = d * (k - 1)
+            before = rng.choice([total // 2, (total + 1) // 2])
+            pad += [before, total - before]
+        if rng.random() < 0.15:
+            # Stride 2, not in place: the padding that divides exactly.
+            stride = [2, 2]
+            for i, (size, k, d) in enumerate(((h, kh, dil[0]),
+                                              (w, kw, dil[1]))):
+                if (size + pad[2 * i] + pad[2 * i + 1] - d * (k - 1) - 1) % 2:
+                    pad[2 * i + 1] += 1
+        x_zp, izp = self.zero_point(), self.zero_point()
+        wzp = 0 if rng.random() < 0.7 else rng.randint(-128, 127)
+        x = self.activations([1, h, w, c], x_zp)
+        m = rng.randint(1 << 30, INT32_MAX)
+        s = rng.randint(31, 32)
+        name = self.fn.rescale(self.fn.arg(x, "i8"), x.shape, "i8", "i8", [m],
+                               [s], x_zp, izp, double)
+        y = requantize(x - x_zp, [m], [s], double, izp)
+        wt = self.weights([kh, kw, c, 1])
+        bias = self.bias(c)
+        wn, bn = self.fn.const(wt, "i8"), self.fn.const(bias, "i32")
+        izp_name = self.fn.const([izp], "i8")
+        wzp_name = self.fn.const([wzp], "i8")
+        acc = depthwise_acc(y, izp, wt, wzp, bias, stride, pad, dil)
+        acc_name = self.fn.name("acc")
+        self.fn.lines.append(
+            "  %s = tosa.depthwise_conv2d %s, %s, %s, %s, %s {acc_type = i32, "
+            "dilation = array<i64: %d, %d>, pad = array<i64: %d, %d, %d, %d>, "
+            "stride = array<i64: %d, %d>} : (%s, %s, %s, %s, %s) -> %s" % (
+                acc_name, name, wn, bn, izp_name, wzp_name, dil[0], dil[1],
+                *pad, *stride, tensor(x.shape, "i8"), tensor(wt.shape, "i8"),
+                tensor(bias.shape, "i32"), tensor([1], "i8"),
+                tensor([1], "i8"), tensor(acc.shape, "i32")))
+        self.finish(acc_name, acc, rng.random() < 0.8, double, vector,
+                    "in-place depthwise_conv2d %dx%dx%d k%dx%d s%s p%s d%s "
+                    "izp=%d wzp=%d" % (h, w, c, kh, kw, stride, pad, dil, izp,
+                                       wzp))
+
+    def generate_inplace_depthwise(self, cases):
+        """Only in-place depthwise convolutions; rounding modes take turns,
+        and so do the shift ranges ([32, 62] three times in four)."""
+        for i in range(cases):
+            self.inplace_depthwise(i % 2 == 1, i % 8 < 6)
+        return self.fn
+
     def generate(self, cases):
         """Cases of each kind in turn; round r of the kinds has DOUBLE_ROUND
         rescales if r is odd, and shifts in [32, 62] (the 32-bit kernels')
@@ -855,6 +920,8 @@ def main():
     ap.add_argument("--config", action="append", default=[],
                     choices=sorted(CONFIGS),
                     help="CPU and kernels (default: all)")
+    ap.add_argument("--inplace-depthwise", action="store_true",
+                    help="only in-place depthwise convolutions")
     ap.add_argument("--generate-only", action="store_true",
                     help="write the model, inputs and expected outputs only")
     args = ap.parse_args()
@@ -865,7 +932,9 @@ def main():
     for seed in range(args.seed, args.seed + args.seeds):
         work = os.path.join(args.work, "seed%d" % seed)
         os.makedirs(work, exist_ok=True)
-        fn = Generator(seed).generate(args.cases)
+        generator = Generator(seed)
+        fn = (generator.generate_inplace_depthwise(args.cases)
+              if args.inplace_depthwise else generator.generate(args.cases))
         model, inputs, expected = write_case_files(fn, work)
         print("seed %d: %d cases, %d output bytes" % (
             seed, len(fn.results), sum(int(np.prod(r[1])) for r in

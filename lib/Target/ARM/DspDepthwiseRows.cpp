@@ -308,27 +308,14 @@ struct ChannelCopyToDsp : OpRewritePattern<linalg::CopyOp> {
 
   LogicalResult matchAndRewrite(linalg::CopyOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureBufferSemantics())
-      return failure();
-    Value source = op.getInputs()[0], target = op.getOutputs()[0];
-    if (!isStaticIntMemRef(source, 8) || !isStaticIntMemRef(target, 8))
-      return rewriter.notifyMatchFailure(op, "not a static int8 copy");
-    auto sourceType = cast<MemRefType>(source.getType());
-    ArrayRef<int64_t> shape = sourceType.getShape();
-    std::optional<SmallVector<int64_t>> targetStrides =
-        getStaticStrides(target);
-    int64_t pixels = shape.size() == 4 ? shape[1] * shape[2] : 0;
-    if (shape.size() != 4 || shape[0] != 1 || shape[3] != 1 ||
-        pixels < kCopyBytes || !targetStrides ||
-        !sourceType.getLayout().isIdentity() ||
-        (*targetStrides)[1] != shape[2] * (*targetStrides)[2] ||
-        !mve::areDisjoint(source, target))
+    std::optional<ChannelCopy> copy = matchChannelCopy(op, kCopyBytes);
+    if (!copy)
       return rewriter.notifyMatchFailure(
-          op, "not a contiguous channel copied into a uniformly strided one");
-    int64_t stride = (*targetStrides)[2];
+          op, "not a contiguous int8 channel copied into a uniformly strided, "
+              "disjoint one");
+    Value source = copy->source, target = copy->target;
+    int64_t pixels = copy->pixels, stride = copy->stride;
     Location loc = op.getLoc();
-    if (!getStaticStrides(source))
-      return rewriter.notifyMatchFailure(op, "dynamic strides");
     KernelBuilder kb(rewriter, loc);
     FailureOr<ByteView> from = dsp::getByteView(kb, source);
     FailureOr<ByteView> to = dsp::getByteView(kb, target);

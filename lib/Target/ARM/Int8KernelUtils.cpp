@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -196,6 +197,76 @@ void armkernels::forEachOutputPixel(
             });
         return SmallVector<Value>();
       });
+}
+
+namespace {
+/// The buffer that a memref views and the bytes of it that it may cover.
+struct BufferRange {
+  Value buffer;
+  int64_t begin, end;
+};
+} // namespace
+
+/// The buffer that \p memref views and the bytes [begin, end) of it that
+/// it may cover: through subviews and reshapes to a memref.view at a
+/// constant byte shift (the planned arena), or a function argument.
+static std::optional<BufferRange> getBufferRange(Value memref) {
+  while (Operation *def = memref.getDefiningOp()) {
+    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
+             memref::CastOp>(def))
+      break;
+    memref = def->getOperand(0);
+  }
+  auto type = dyn_cast<MemRefType>(memref.getType());
+  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    return std::nullopt;
+  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
+  if (isa<BlockArgument>(memref))
+    return BufferRange{memref, 0, bytes};
+  auto view = memref.getDefiningOp<memref::ViewOp>();
+  std::optional<int64_t> shift =
+      view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
+  if (!shift || !view.getSizes().empty())
+    return std::nullopt;
+  return BufferRange{view.getSource(), *shift, *shift + bytes};
+}
+
+bool armkernels::areDisjoint(Value a, Value b) {
+  std::optional<BufferRange> first = getBufferRange(a);
+  std::optional<BufferRange> second = getBufferRange(b);
+  if (!first || !second)
+    return false;
+  if (first->buffer == second->buffer)
+    return first->end <= second->begin || second->end <= first->begin;
+  auto isNoAlias = [](Value buffer) {
+    auto arg = dyn_cast<BlockArgument>(buffer);
+    auto func =
+        arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
+            : FunctionOpInterface();
+    return func && func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
+  };
+  return isNoAlias(first->buffer) || isNoAlias(second->buffer);
+}
+
+std::optional<ChannelCopy> armkernels::matchChannelCopy(linalg::CopyOp op,
+                                                         int64_t minPixels) {
+  if (!op.hasPureBufferSemantics())
+    return std::nullopt;
+  Value source = op.getInputs()[0], target = op.getOutputs()[0];
+  if (!isStaticIntMemRef(source, 8) || !isStaticIntMemRef(target, 8))
+    return std::nullopt;
+  auto sourceType = cast<MemRefType>(source.getType());
+  ArrayRef<int64_t> shape = sourceType.getShape();
+  std::optional<SmallVector<int64_t>> sourceStrides = getStaticStrides(source);
+  std::optional<SmallVector<int64_t>> targetStrides = getStaticStrides(target);
+  int64_t pixels = shape.size() == 4 ? shape[1] * shape[2] : 0;
+  if (shape.size() != 4 || shape[0] != 1 || shape[3] != 1 ||
+      pixels < minPixels || !sourceStrides || !targetStrides ||
+      !sourceType.getLayout().isIdentity() ||
+      (*targetStrides)[1] != shape[2] * (*targetStrides)[2] ||
+      !areDisjoint(source, target))
+    return std::nullopt;
+  return ChannelCopy{source, target, pixels, (*targetStrides)[2]};
 }
 
 SmallVector<Value> armkernels::toIndices(OpBuilder &b, Location loc,

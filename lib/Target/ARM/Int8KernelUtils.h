@@ -6,7 +6,8 @@
 //
 // What the Arm int8 kernel passes share: matching a bufferized int8
 // convolution (operands, constant zero points, strides, dilations), reading
-// a memref through a byte pointer with static strides, and i32 loops that
+// a memref through a byte pointer with static strides, whether two memrefs
+// overlap and the in-place depthwise's channel copy back, i32 loops that
 // thread loop-carried values, and the builder of their i32 arithmetic. Used
 // by the MVE and the DSP kernels (MveKernels.h, DspKernels.h).
 //
@@ -144,6 +145,28 @@ struct ConstantRows {
 /// memref.get_global) or through a subview of rows of it, else an empty
 /// global.
 ConstantRows getConstantRows(Value value, SymbolTable &symbols);
+
+/// Returns true if the memrefs \p a and \p b provably do not overlap:
+/// disjoint bytes of one buffer, or two buffers one of which is a
+/// `llvm.noalias` function argument (the arena).
+bool areDisjoint(Value a, Value b);
+
+/// A linalg.copy of int8 from a contiguous one-channel buffer (1 x H x W x
+/// 1, the in-place depthwise convolution's channel) into a view with a
+/// uniform pixel stride (a channel of an NHWC tensor: rows W * stride bytes
+/// apart) that does not overlap it.
+struct ChannelCopy {
+  /// The channel buffer and the view it is copied into.
+  Value source, target;
+  /// H * W, and the target's bytes from one pixel to the next.
+  int64_t pixels, stride;
+};
+
+/// Matches \p op as a ChannelCopy of at least \p minPixels pixels, both
+/// memrefs with static strides (the copy-back kernels of the DSP and the
+/// MVE channels).
+std::optional<ChannelCopy> matchChannelCopy(linalg::CopyOp op,
+                                            int64_t minPixels);
 
 /// Index-typed casts of the i32 \p values (indices of a memref).
 SmallVector<Value> toIndices(OpBuilder &b, Location loc,

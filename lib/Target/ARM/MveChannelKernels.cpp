@@ -6,8 +6,10 @@
 //
 // The MVE kernels of the in-place depthwise convolution's channel loops:
 // vectors of 4 output pixels of a channel (gathers, VMLA.I32 by the weights
-// read once per row loop, the vector rescale) and the copy of the channel
-// back into its NHWC tensor as scatter stores. See MveInt8Kernels.cpp.
+// read once per row loop, the vector rescale), along a row, or along a
+// column in bands of 4 rows on maps of few columns; and the copy of the
+// channel back into its NHWC tensor as scatter stores. See
+// MveInt8Kernels.cpp.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,6 +44,100 @@ static void cloneWithBounds(PatternRewriter &rewriter, scf::ForOp loop,
       arith::ConstantIndexOp::create(rewriter, loop.getLoc(), begin));
   clone.setUpperBound(
       arith::ConstantIndexOp::create(rewriter, loop.getLoc(), end));
+}
+
+/// The 4 input bytes at \p at + \p offsets, sign-extended to i32 lanes (a
+/// gather, VLDRB.S32 with a vector of offsets); with \p mask, only its
+/// active lanes are read (VPST; VLDRBT), the others are 0.
+static Value gatherBytes(OpBuilder &b, Location loc, Value at, Value offsets,
+                         Value mask = {}) {
+  VectorBuilder vb(b, loc);
+  auto type = VectorType::get({kPixelLanes}, vb.i32);
+  SmallVector<Value> operands{at, offsets, vb.constant(8), vb.constant(0),
+                              vb.constant(0)};
+  StringRef name = "llvm.arm.mve.vldr.gather.offset.v4i32.p0.v4i32";
+  if (mask) {
+    operands.push_back(mask);
+    name = "llvm.arm.mve.vldr.gather.offset.predicated.v4i32.p0.v4i32.v4i1";
+  }
+  return LLVM::CallIntrinsicOp::create(b, loc, type, b.getStringAttr(name),
+                                       operands)
+      ->getResult(0);
+}
+
+/// Stores the low bytes of the i32 lanes \p values at \p at + \p offsets
+/// (a scatter, VSTRB.32 with a vector of offsets).
+static void scatterBytes(OpBuilder &b, Location loc, Value at, Value offsets,
+                         Value values) {
+  VectorBuilder vb(b, loc);
+  LLVM::CallIntrinsicOp::create(
+      b, loc,
+      b.getStringAttr("llvm.arm.mve.vstr.scatter.offset.p0.v4i32.v4i32"),
+      ValueRange{at, offsets, values, vb.constant(8), vb.constant(0)});
+}
+
+namespace {
+/// What the channel vectors read once per channel, before its row loop.
+struct ChannelSetup {
+  /// The source channel, the filter and the output channel.
+  ByteView in, filter, out;
+  /// The weights w - zw, with each row's sum and their total.
+  HoistedWeights weights;
+  /// The accumulator's start c + B - zx sum w.
+  Value init;
+  /// The rescale's multiplier and shift, splat over kPixelLanes lanes.
+  Value multiplier, shift;
+};
+} // namespace
+
+/// Emits the ChannelSetup of \p match at the insertion point (before its
+/// row loop). matchChannelRows checked that the memrefs have static
+/// strides.
+static ChannelSetup emitChannelSetup(PatternRewriter &rewriter, Location loc,
+                                     const ChannelRows &match) {
+  const ConvParts &parts = match.parts;
+  VectorBuilder vb(rewriter, loc);
+  ChannelSetup setup;
+  setup.in = *getByteView(rewriter, loc, match.source);
+  setup.filter = *getByteView(rewriter, loc, parts.filter);
+  setup.out = *getByteView(rewriter, loc, match.output);
+  const ByteView &filter = setup.filter;
+  auto read = [&](OpBuilder &b, Location loc, int64_t ky, int64_t kx) {
+    VectorBuilder vb(b, loc);
+    Value at = vb.add(filter.offset, vb.constant(ky * filter.strides[0] +
+                                                 kx * filter.strides[1]));
+    return loadScalar(b, loc, filter.base, at, parts.filterZp);
+  };
+  setup.weights =
+      hoistWeights(rewriter, loc, match.conv, parts, match.kh, match.kw,
+                   WeightScope::RowLoop, WeightReads{nullptr, read});
+  setup.init = vb.add(vb.constant(match.init),
+                      vb.mul(setup.weights.sum, vb.constant(-parts.inputZp)));
+  if (match.bias) {
+    ByteView bias = *getByteView(rewriter, loc, match.bias);
+    setup.init = vb.add(
+        setup.init,
+        LLVM::LoadOp::create(rewriter, loc, vb.i32,
+                             vb.address(bias.base, bias.offset, vb.i32), 4));
+  }
+  // One multiplier and one shift for the channel.
+  auto readScalar = [&](const ChannelOperand &operand, Type element) -> Value {
+    if (operand.constant)
+      return vb.splat(element.isInteger(8) ? (*operand.constant & 0xFF)
+                                           : *operand.constant,
+                      kPixelLanes);
+    ByteView view = *getByteView(rewriter, loc, operand.memref);
+    Value scalar = LLVM::LoadOp::create(
+        rewriter, loc, element, vb.address(view.base, view.offset, element),
+        element.getIntOrFloatBitWidth() / 8);
+    if (element.isInteger(8))
+      scalar = arith::ExtUIOp::create(rewriter, loc, vb.i32, scalar);
+    return vector::BroadcastOp::create(
+        rewriter, loc, VectorType::get({kPixelLanes}, vb.i32), scalar);
+  };
+  setup.multiplier = readScalar(match.multiplier, vb.i32);
+  setup.shift = readScalar(match.shift, vb.i8);
+  return setup;
 }
 
 namespace {
@@ -100,50 +196,14 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
 
     // Per channel, before the rows.
     rewriter.setInsertionPoint(rows);
-    VectorBuilder vb(rewriter, loc);
-    FailureOr<ByteView> in = getByteView(rewriter, loc, match->source);
-    FailureOr<ByteView> filter = getByteView(rewriter, loc, parts.filter);
-    FailureOr<ByteView> out = getByteView(rewriter, loc, match->output);
-    // The weights w - zw, with each row's sum, once per row loop.
-    auto read = [&](OpBuilder &b, Location loc, int64_t ky, int64_t kx) {
-      VectorBuilder vb(b, loc);
-      Value at = vb.add(filter->offset, vb.constant(ky * filter->strides[0] +
-                                                    kx * filter->strides[1]));
-      return loadScalar(b, loc, filter->base, at, parts.filterZp);
-    };
-    HoistedWeights weights =
-        hoistWeights(rewriter, loc, match->conv, parts, match->kh, match->kw,
-                     WeightScope::RowLoop, WeightReads{nullptr, read});
-    // The accumulator's start: c + B - zx sum w.
-    Value init =
-        vb.add(vb.constant(match->init), vb.mul(weights.sum, vb.constant(-zx)));
-    if (match->bias) {
-      FailureOr<ByteView> bias = getByteView(rewriter, loc, match->bias);
-      init = vb.add(init, LLVM::LoadOp::create(
-                              rewriter, loc, vb.i32,
-                              vb.address(bias->base, bias->offset, vb.i32), 4));
-    }
-    // One multiplier and one shift for the channel.
-    auto readScalar = [&](const ChannelOperand &operand,
-                          Type element) -> Value {
-      if (operand.constant)
-        return vb.splat(element.isInteger(8) ? (*operand.constant & 0xFF)
-                                             : *operand.constant,
-                        kPixelLanes);
-      FailureOr<ByteView> view = getByteView(rewriter, loc, operand.memref);
-      Value scalar = LLVM::LoadOp::create(
-          rewriter, loc, element, vb.address(view->base, view->offset, element),
-          element.getIntOrFloatBitWidth() / 8);
-      if (element.isInteger(8))
-        scalar = arith::ExtUIOp::create(rewriter, loc, vb.i32, scalar);
-      return vector::BroadcastOp::create(
-          rewriter, loc, VectorType::get({kPixelLanes}, vb.i32), scalar);
-    };
-    Value multiplier = readScalar(match->multiplier, vb.i32);
-    Value shift = readScalar(match->shift, vb.i8);
+    ChannelSetup setup = emitChannelSetup(rewriter, loc, *match);
+    const ByteView *in = &setup.in, *out = &setup.out;
+    const HoistedWeights &weights = setup.weights;
+    Value init = setup.init;
 
     // The columns: the left border, the vectors, the right border.
     rewriter.setInsertionPoint(columns);
+    VectorBuilder vb(rewriter, loc);
     int64_t colBegin = *getConstantIntValue(columns.getLowerBound());
     int64_t colEnd = *getConstantIntValue(columns.getUpperBound());
     if (colBegin < match->interiorBegin)
@@ -180,14 +240,7 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
                                vb.add(pixel, vb.constant(ky * in->strides[1] +
                                                          kx * pixelStride)),
                                vb.i8);
-                Value x =
-                    LLVM::CallIntrinsicOp::create(
-                        b, loc, offsetType,
-                        b.getStringAttr(
-                            "llvm.arm.mve.vldr.gather.offset.v4i32.p0.v4i32"),
-                        ValueRange{at, offsets, vb.constant(8), vb.constant(0),
-                                   vb.constant(0)})
-                        ->getResult(0);
+                Value x = gatherBytes(b, loc, at, offsets);
                 Value w = vector::BroadcastOp::create(b, loc, offsetType,
                                                       weights.getTap(ky, kx));
                 sum = vb.add(sum, vb.mul(x, w));
@@ -221,7 +274,8 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
                       })
                       .getResult(0);
           }
-          Value bytes = emitRescale(vb, match->rescale, acc, multiplier, shift);
+          Value bytes = emitRescale(vb, match->rescale, acc, setup.multiplier,
+                                    setup.shift);
           Value at = getOutputOffset(b, loc, *out, vb.constant(0), oh, first,
                                      vb.constant(0));
           vb.store(bytes, out->base, at, kPixelLanes);
@@ -230,6 +284,202 @@ struct DepthwiseChannelRowsToMve : OpRewritePattern<scf::ForOp> {
     if (match->interiorEnd < colEnd)
       cloneWithBounds(rewriter, columns, match->interiorEnd, colEnd);
     rewriter.eraseOp(columns);
+    return success();
+  }
+};
+
+/// Rewrites the channel loops (ChannelRows) that DepthwiseChannelRowsToMve
+/// leaves because fewer than 4 of their columns are interior (DS-CNN's maps
+/// of 5 columns: 3), when they have at least 4 output rows and few columns,
+/// into bands of 4 output rows whose columns are all in line: the vectors
+/// hold 4 output pixels of one column, one per row. Along the band, each
+/// input column is gathered once per window row (the 4 input bytes sh rows
+/// apart, VLDRB.S32 with a vector of offsets) and multiplied into the
+/// accumulator of every output column whose window holds it (VMLA.I32 by
+/// the tap's weight): with stride 1, KH gathers per output column instead
+/// of KH * KW. An output column whose last input column is read is
+/// rescaled and stored into the output channel by a scatter (VSTRB.32 with
+/// a vector of offsets, one output row apart). The bands start every 4
+/// rows; the last one overlaps the one before when the rows are not a
+/// multiple of 4 (it recomputes the same bytes).
+///
+/// Nothing is tested at run time. The input zero point is folded into the
+/// accumulator's start (sum (x - zx) w = sum x w - zx sum w, modulo 2^32 as
+/// the op's int32 sums), so a tap outside the channel must read zx, and
+/// which taps lie outside is known at compile time: an input column outside
+/// is not read, and zx times the weights of its taps goes into the start of
+/// the output columns whose windows hold it. The bands of one pattern of
+/// lanes inside per window row form a loop (the interior) or are emitted in
+/// line (the border bands): a window row inside for some lanes only is read
+/// by a predicated gather (VPST; VLDRBT, the other lanes are not read)
+/// whose inactive lanes become zx (VPSEL); one inside for no lane is not
+/// read, its zx w in the start.
+///
+/// The weights, the bias and the rescale's multiplier and shift are read
+/// once per channel. Nothing is written but the output channel: the window
+/// and the accumulator stay allocated, unwritten, so the arena is unchanged.
+struct DepthwiseChannelColumnsToMve : OpRewritePattern<scf::ForOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  /// The most multiply-accumulates of one band (its code is in line).
+  static constexpr int64_t kMaxBandTaps = 8 * kMaxUnrolledTaps;
+
+  LogicalResult matchAndRewrite(scf::ForOp columns,
+                                PatternRewriter &rewriter) const override {
+    std::optional<ChannelRows> match =
+        matchChannelRows(columns, /*forVectors=*/false);
+    if (!match)
+      return rewriter.notifyMatchFailure(
+          columns, "not the column loop of a one-channel depthwise "
+                   "convolution");
+    scf::ForOp rows = match->rows;
+    int64_t rowBegin = *getConstantIntValue(rows.getLowerBound());
+    int64_t rowEnd = *getConstantIntValue(rows.getUpperBound());
+    int64_t colBegin = *getConstantIntValue(columns.getLowerBound());
+    int64_t colEnd = *getConstantIntValue(columns.getUpperBound());
+    int64_t kh = match->kh, kw = match->kw;
+    if (match->interiorEnd - match->interiorBegin >= kPixelLanes ||
+        rowEnd - rowBegin < kPixelLanes ||
+        kh * kw * (colEnd - colBegin) > kMaxBandTaps ||
+        !hasVectorRescaleConstants(match->multiplier, match->shift))
+      return rewriter.notifyMatchFailure(
+          columns, "not fewer than 4 interior columns, at least 4 rows, at "
+                   "most 216 taps per band and a vector rescale");
+    int64_t zx = match->parts.inputZp;
+    Location loc = columns.getLoc();
+    auto sourceType = cast<MemRefType>(match->source.getType());
+    int64_t height = sourceType.getDimSize(1), width = sourceType.getDimSize(2);
+
+    // Per channel, before the rows.
+    rewriter.setInsertionPoint(rows);
+    ChannelSetup setup = emitChannelSetup(rewriter, loc, *match);
+    const ByteView &in = setup.in, &out = setup.out;
+    const HoistedWeights &weights = setup.weights;
+    VectorBuilder vb(rewriter, loc);
+    int64_t rowStride = in.strides[1], pixelStride = in.strides[2];
+    Value inOffsets = getLaneOffsets(rewriter, loc, match->sh * rowStride);
+    Value outOffsets = getLaneOffsets(rewriter, loc, out.strides[1]);
+    auto vecType = VectorType::get({kPixelLanes}, vb.i32);
+    Value zeroPoints = vb.splat(zx, kPixelLanes);
+
+    // Which lanes of the band that starts at output row start lie inside
+    // the channel at window row ky (bit l: lane l).
+    auto lanePattern = [&](int64_t start) {
+      SmallVector<unsigned> lanes;
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        unsigned bits = 0;
+        for (int64_t lane = 0; lane < kPixelLanes; ++lane) {
+          int64_t y = match->originY + match->sh * (start + lane) + ky;
+          if (y >= 0 && y < height)
+            bits |= 1u << lane;
+        }
+        lanes.push_back(bits);
+      }
+      return lanes;
+    };
+    constexpr unsigned kAllLanes = (1u << kPixelLanes) - 1;
+    // The input column of tap kx of output column ow.
+    auto inputColumn = [&](int64_t ow, int64_t kx) {
+      return match->originX + match->sw * ow + kx;
+    };
+    auto isInside = [&](int64_t x) { return x >= 0 && x < width; };
+
+    // The band of 4 output rows from \p start (an i32 value) whose lanes
+    // \p lanes lie inside per window row.
+    auto emitBand = [&](OpBuilder &b, Location loc, Value start,
+                        ArrayRef<unsigned> lanes) {
+      VectorBuilder vb(b, loc);
+      Value firstRow =
+          addScaled(b, loc, vb.constant(match->originY), start, match->sh);
+      Value rowBase = addScaled(b, loc, in.offset, firstRow, rowStride);
+      // Each output column's accumulator, from c + B - zx sum w plus zx
+      // times the weights of its taps outside.
+      SmallVector<Value> accs;
+      for (int64_t ow = colBegin; ow < colEnd; ++ow) {
+        Value init = setup.init;
+        for (int64_t ky = 0; ky < kh; ++ky)
+          for (int64_t kx = 0; kx < kw; ++kx)
+            if (zx != 0 && (lanes[ky] == 0 || !isInside(inputColumn(ow, kx))))
+              init = vb.add(init,
+                            vb.mul(weights.getTap(ky, kx), vb.constant(zx)));
+        accs.push_back(vector::BroadcastOp::create(b, loc, vecType, init));
+      }
+      // The window rows' masks (null: every lane inside).
+      SmallVector<Value> masks;
+      for (int64_t ky = 0; ky < kh; ++ky) {
+        if (lanes[ky] == 0 || lanes[ky] == kAllLanes) {
+          masks.push_back(Value());
+          continue;
+        }
+        auto maskType = VectorType::get({kPixelLanes}, b.getI1Type());
+        SmallVector<bool> bits;
+        for (int64_t lane = 0; lane < kPixelLanes; ++lane)
+          bits.push_back(lanes[ky] >> lane & 1);
+        masks.push_back(arith::ConstantOp::create(
+            b, loc, maskType, DenseElementsAttr::get(maskType, bits)));
+      }
+      // The input columns in order; an output column is finished after
+      // its last input column inside.
+      int64_t firstX = std::max<int64_t>(0, inputColumn(colBegin, 0));
+      int64_t lastX = std::min(width - 1, inputColumn(colEnd - 1, kw - 1));
+      for (int64_t x = firstX; x <= lastX; ++x) {
+        for (int64_t ky = 0; ky < kh; ++ky) {
+          if (lanes[ky] == 0)
+            continue;
+          Value g;
+          for (int64_t ow = colBegin; ow < colEnd; ++ow) {
+            int64_t kx = x - inputColumn(ow, 0);
+            if (kx < 0 || kx >= kw)
+              continue;
+            if (!g) {
+              Value at = vb.add(rowBase, vb.constant(ky * rowStride +
+                                                     x * pixelStride));
+              g = gatherBytes(b, loc, vb.address(in.base, at, vb.i8),
+                              inOffsets, masks[ky]);
+              if (masks[ky])
+                g = arith::SelectOp::create(b, loc, masks[ky], g, zeroPoints);
+            }
+            Value w = vector::BroadcastOp::create(b, loc, vecType,
+                                                  weights.getTap(ky, kx));
+            accs[ow - colBegin] = vb.add(accs[ow - colBegin], vb.mul(g, w));
+          }
+        }
+        for (int64_t ow = colBegin; ow < colEnd; ++ow) {
+          int64_t last = std::min(width - 1, inputColumn(ow, kw - 1));
+          if (last != x)
+            continue;
+          Value values =
+              emitRescaleLanes(vb, match->rescale, accs[ow - colBegin],
+                               setup.multiplier, setup.shift);
+          Value at = getOutputOffset(b, loc, out, vb.constant(0), start,
+                                     vb.constant(ow), vb.constant(0));
+          scatterBytes(b, loc, vb.address(out.base, at, vb.i8), outOffsets,
+                       values);
+        }
+      }
+    };
+
+    // The bands' first rows: every 4 rows, the last one moved back; the
+    // bands after one of the same pattern, every 4 rows, are its loop.
+    SmallVector<int64_t> starts;
+    for (int64_t start = rowBegin; start < rowEnd; start += kPixelLanes)
+      starts.push_back(std::min(start, rowEnd - kPixelLanes));
+    for (size_t first = 0; first < starts.size();) {
+      SmallVector<unsigned> lanes = lanePattern(starts[first]);
+      size_t last = first;
+      while (last + 1 < starts.size() &&
+             starts[last + 1] == starts[last] + kPixelLanes &&
+             lanePattern(starts[last + 1]) == lanes)
+        ++last;
+      forWithAccs(rewriter, loc, starts[first], starts[last] + kPixelLanes,
+                  kPixelLanes, {},
+                  [&](OpBuilder &b, Location loc, Value start, ValueRange) {
+                    emitBand(b, loc, start, lanes);
+                    return SmallVector<Value>();
+                  });
+      first = last + 1;
+    }
+    rewriter.eraseOp(rows);
     return success();
   }
 };
@@ -247,26 +497,13 @@ struct ChannelCopyToMve : OpRewritePattern<linalg::CopyOp> {
 
   LogicalResult matchAndRewrite(linalg::CopyOp op,
                                 PatternRewriter &rewriter) const override {
-    if (!op.hasPureBufferSemantics())
-      return failure();
-    Value source = op.getInputs()[0], target = op.getOutputs()[0];
-    if (!isStaticIntMemRef(source, 8) || !isStaticIntMemRef(target, 8))
-      return rewriter.notifyMatchFailure(op, "not a static int8 copy");
-    auto sourceType = cast<MemRefType>(source.getType());
-    ArrayRef<int64_t> shape = sourceType.getShape();
-    std::optional<SmallVector<int64_t>> sourceStrides =
-        getStaticStrides(source);
-    std::optional<SmallVector<int64_t>> targetStrides =
-        getStaticStrides(target);
-    int64_t pixels = shape.size() == 4 ? shape[1] * shape[2] : 0;
-    if (shape.size() != 4 || shape[0] != 1 || shape[3] != 1 ||
-        pixels < kPixelLanes || !sourceStrides || !targetStrides ||
-        !sourceType.getLayout().isIdentity() ||
-        (*targetStrides)[1] != shape[2] * (*targetStrides)[2] ||
-        !areDisjoint(source, target))
+    std::optional<ChannelCopy> copy = matchChannelCopy(op, kPixelLanes);
+    if (!copy)
       return rewriter.notifyMatchFailure(
-          op, "not a contiguous channel copied into a uniformly strided one");
-    int64_t stride = (*targetStrides)[2];
+          op, "not a contiguous int8 channel copied into a uniformly strided, "
+              "disjoint one");
+    Value source = copy->source, target = copy->target;
+    int64_t pixels = copy->pixels, stride = copy->stride;
     Location loc = op.getLoc();
     FailureOr<ByteView> from = getByteView(rewriter, loc, source);
     FailureOr<ByteView> to = getByteView(rewriter, loc, target);
@@ -286,11 +523,7 @@ struct ChannelCopyToMve : OpRewritePattern<linalg::CopyOp> {
           Value values = arith::ExtUIOp::create(b, loc, vecType, bytes);
           Value at = vb.address(
               to->base, addScaled(b, loc, to->offset, first, stride), vb.i8);
-          LLVM::CallIntrinsicOp::create(
-              b, loc,
-              b.getStringAttr(
-                  "llvm.arm.mve.vstr.scatter.offset.p0.v4i32.v4i32"),
-              ValueRange{at, offsets, values, vb.constant(8), vb.constant(0)});
+          scatterBytes(b, loc, at, offsets, values);
           return SmallVector<Value>();
         });
     rewriter.eraseOp(op);
@@ -305,5 +538,6 @@ void mve::populateChannelCopyPatterns(RewritePatternSet &patterns) {
 
 void mlir::memopt::populateArmMveDepthwiseChannelPatterns(
     RewritePatternSet &patterns) {
-  patterns.add<DepthwiseChannelRowsToMve>(patterns.getContext());
+  patterns.add<DepthwiseChannelRowsToMve, DepthwiseChannelColumnsToMve>(
+      patterns.getContext());
 }

@@ -7,8 +7,7 @@
 // Matches the in-place depthwise convolution's channel loops (ChannelRows,
 // MveKernels.h) that the MVE channel vectors rewrite: the window of each
 // output pixel, its convolution, bias and rescale, with the index
-// computations evaluated at every output pixel at compile time; and whether
-// two memrefs overlap.
+// computations evaluated at every output pixel at compile time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +15,6 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -68,55 +66,6 @@ evaluateIndex(OpFoldResult value, const DenseMap<Value, int64_t> &known) {
   if (std::optional<int64_t> constant = getConstantIntValue(value))
     return constant;
   return evaluateIndex(cast<Value>(value), known);
-}
-
-namespace {
-/// The buffer that a memref views and the bytes of it that it may cover.
-struct BufferRange {
-  Value buffer;
-  int64_t begin, end;
-};
-} // namespace
-
-/// The buffer that \p memref views and the bytes [begin, end) of it that
-/// it may cover: through subviews and reshapes to a memref.view at a
-/// constant byte shift (the planned arena), or a function argument.
-static std::optional<BufferRange> getBufferRange(Value memref) {
-  while (Operation *def = memref.getDefiningOp()) {
-    if (!isa<memref::SubViewOp, memref::CollapseShapeOp, memref::ExpandShapeOp,
-             memref::CastOp>(def))
-      break;
-    memref = def->getOperand(0);
-  }
-  auto type = dyn_cast<MemRefType>(memref.getType());
-  if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
-    return std::nullopt;
-  int64_t bytes = type.getNumElements() * type.getElementTypeBitWidth() / 8;
-  if (isa<BlockArgument>(memref))
-    return BufferRange{memref, 0, bytes};
-  auto view = memref.getDefiningOp<memref::ViewOp>();
-  std::optional<int64_t> shift =
-      view ? getConstantIntValue(view.getByteShift()) : std::nullopt;
-  if (!shift || !view.getSizes().empty())
-    return std::nullopt;
-  return BufferRange{view.getSource(), *shift, *shift + bytes};
-}
-
-bool mve::areDisjoint(Value a, Value b) {
-  std::optional<BufferRange> first = getBufferRange(a);
-  std::optional<BufferRange> second = getBufferRange(b);
-  if (!first || !second)
-    return false;
-  if (first->buffer == second->buffer)
-    return first->end <= second->begin || second->end <= first->begin;
-  auto isNoAlias = [](Value buffer) {
-    auto arg = dyn_cast<BlockArgument>(buffer);
-    auto func =
-        arg ? dyn_cast<FunctionOpInterface>(arg.getOwner()->getParentOp())
-            : FunctionOpInterface();
-    return func && func.getArgAttr(arg.getArgNumber(), "llvm.noalias");
-  };
-  return isNoAlias(first->buffer) || isNoAlias(second->buffer);
 }
 
 std::optional<ChannelRows> mve::matchChannelRows(scf::ForOp columns,

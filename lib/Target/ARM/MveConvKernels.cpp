@@ -24,6 +24,70 @@ using namespace mlir::memopt::armkernels::mve;
 static constexpr int64_t kConvLanes = 16;
 
 namespace {
+/// What sets a convolution's accumulator just before it: a linalg.fill of a
+/// constant, or a linalg.generic that copies a constant global into it (the
+/// bias, broadcast over the pixels).
+struct AccumulatorStart {
+  Operation *op = nullptr;
+  /// The fill's constant, or the global read at map(n, oh, ow, oc).
+  std::optional<int64_t> fill;
+  Value source;
+  AffineMap map;
+};
+} // namespace
+
+/// Matches the AccumulatorStart of \p conv, whose accumulator is \p output:
+/// the op before it (only ops without memory effects between them) writes
+/// all of \p output and nothing else.
+static std::optional<AccumulatorStart> matchAccumulatorStart(Operation *conv,
+                                                             Value output) {
+  Operation *op = conv->getPrevNode();
+  while (op && isMemoryEffectFree(op))
+    op = op->getPrevNode();
+  auto linalgOp = dyn_cast_if_present<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureBufferSemantics() ||
+      linalgOp.getNumDpsInits() != 1 ||
+      linalgOp.getDpsInitOperand(0)->get() != output)
+    return std::nullopt;
+  AccumulatorStart start;
+  start.op = op;
+  if (auto fill = dyn_cast<linalg::FillOp>(op)) {
+    start.fill = getConstantInt(fill.getInputs()[0]);
+    return start.fill ? std::optional(start) : std::nullopt;
+  }
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInputs() != 1 ||
+      generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !generic.getIndexingMapsArray().back().isIdentity() ||
+      !getGlobalValues(generic.getDpsInputOperand(0)->get()))
+    return std::nullopt;
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != generic.getBody()->getArgument(0))
+    return std::nullopt;
+  start.source = generic.getDpsInputOperand(0)->get();
+  start.map = generic.getIndexingMapsArray().front();
+  if (!start.map.isProjectedPermutation() || start.map.getNumDims() != 4)
+    return std::nullopt;
+  return start;
+}
+
+/// The start of the accumulator of output element \p indices (n, oh, ow, oc)
+/// from \p start.
+static Value loadAccumulatorStart(OpBuilder &b, Location loc,
+                                  const AccumulatorStart &start,
+                                  ArrayRef<Value> indices) {
+  if (start.fill)
+    return getI32Constant(b, loc, *start.fill);
+  SmallVector<Value> sourceIndices;
+  for (AffineExpr result : start.map.getResults())
+    sourceIndices.push_back(
+        indices[cast<AffineDimExpr>(result).getPosition()]);
+  return memref::LoadOp::create(b, loc, start.source,
+                                toIndices(b, loc, sourceIndices));
+}
+
+namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]) whose
 /// input channels are contiguous in input and filter.
 template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
@@ -64,6 +128,10 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
     int64_t block = std::max<int64_t>(1, std::min<int64_t>(ocBlock, numOc));
     int64_t zx = parts.inputZp, zw = parts.filterZp;
     Value output = parts.output;
+    // The kernel loads and stores every accumulator: the start comes from
+    // what sets it (no copy of the bias per pixel).
+    std::optional<AccumulatorStart> start =
+        matchAccumulatorStart(op, parts.output);
 
     forEachOutputPixel(
         rewriter, loc, outShape, *in, parts,
@@ -79,8 +147,11 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
             for (int64_t j = 0; j < width; ++j) {
               Value oc = vb.add(first, vb.constant(j));
               ocs.push_back(oc);
-              carried.push_back(memref::LoadOp::create(
-                  b, loc, output, toIndices(b, loc, {n, oh, ow, oc})));
+              carried.push_back(
+                  start ? loadAccumulatorStart(b, loc, *start, {n, oh, ow, oc})
+                        : memref::LoadOp::create(
+                              b, loc, output,
+                              toIndices(b, loc, {n, oh, ow, oc})));
               filterBases.push_back(
                   addScaled(b, loc, filter->offset, oc, filter->strides[0]));
             }
@@ -171,6 +242,8 @@ template <typename ConvOp> struct ConvFhwcToMve : Int8ConvPattern<ConvOp> {
         });
     if (window)
       lowerWindowWrites(rewriter, *window);
+    if (start)
+      rewriter.eraseOp(start->op);
     rewriter.eraseOp(op);
     return success();
   }

@@ -35,8 +35,11 @@
 //   the in-place depthwise     4 output pixels of a channel per vector:
 //   convolution's channel      gathered taps (VLDRB.S32 with a vector of
 //   loops                      offsets), VMLA.I32 by the weight, the vector
-//                              rescale (DepthwiseChannelRowsToMve); the
-//                              channel's copy back as scatter stores
+//                              rescale (DepthwiseChannelRowsToMve); on maps
+//                              of fewer than 4 interior columns, bands of 4
+//                              rows, each input column gathered once per
+//                              window row (DepthwiseChannelColumnsToMve);
+//                              the channel's copy back as scatter stores
 //                              (ChannelCopyToMve).
 //
 // A depthwise or HWCF convolution that reads fuse-rescale-accumulators'

@@ -218,6 +218,11 @@ bool hasVectorRescaleConstants(const ChannelOperand &multiplier,
 Value emitRescale(VectorBuilder &vb, const RescaleParts &rescale, Value a,
                   Value m, Value s);
 
+/// emitRescale before the narrowing: the 4 results as i32 lanes in [lo, hi]
+/// (for a scatter store, which narrows them itself).
+Value emitRescaleLanes(VectorBuilder &vb, const RescaleParts &rescale, Value a,
+                       Value m, Value s);
+
 //===----------------------------------------------------------------------===//
 // The in-place depthwise convolution's channel loops (MveChannelRows.cpp)
 //===----------------------------------------------------------------------===//
@@ -269,11 +274,6 @@ struct ChannelRows {
 
 /// Output pixels per vector of the channel rows.
 constexpr int64_t kPixelLanes = 4;
-
-/// Returns true if the memrefs \p a and \p b provably do not overlap:
-/// disjoint bytes of one buffer, or two buffers one of which is a
-/// `llvm.noalias` function argument (the arena).
-bool areDisjoint(Value a, Value b);
 
 /// Matches the ChannelRows of the column loop \p columns and checks, by
 /// evaluating the index computations at every output pixel, that the copy

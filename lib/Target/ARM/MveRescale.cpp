@@ -126,6 +126,14 @@ bool mve::hasVectorRescaleConstants(const ChannelOperand &multiplier,
 
 Value mve::emitRescale(VectorBuilder &vb, const RescaleParts &rescale, Value a,
                        Value m, Value s) {
+  return arith::TruncIOp::create(
+      vb.b, vb.loc,
+      VectorType::get(cast<VectorType>(a.getType()).getShape(), vb.i8),
+      emitRescaleLanes(vb, rescale, a, m, s));
+}
+
+Value mve::emitRescaleLanes(VectorBuilder &vb, const RescaleParts &rescale,
+                            Value a, Value m, Value s) {
   constexpr int64_t lanes = 4;
   OpBuilder &b = vb.b;
   Location loc = vb.loc;
@@ -164,8 +172,7 @@ Value mve::emitRescale(VectorBuilder &vb, const RescaleParts &rescale, Value a,
   if (rescale.zp != 0)
     y = vb.add(y, vb.splat(rescale.zp, lanes));
   y = arith::MaxSIOp::create(b, loc, y, vb.splat(rescale.lo, lanes));
-  y = arith::MinSIOp::create(b, loc, y, vb.splat(rescale.hi, lanes));
-  return arith::TruncIOp::create(b, loc, VectorType::get({lanes}, vb.i8), y);
+  return arith::MinSIOp::create(b, loc, y, vb.splat(rescale.hi, lanes));
 }
 
 namespace {

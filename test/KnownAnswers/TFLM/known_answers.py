@@ -21,11 +21,11 @@
 #   record --tflm-run PROG --shared DIR  runs PROG (tflm-run, README.md) on
 #       every case and writes answers.json (how the answers were made).
 #   check --tools BIN --shared DIR --work DIR [--qemu] [--import-arg A]...
-#         [--compile-arg C]... [--only CASE]... [--states]
+#         [--compile-arg C]... [--only CASE]... [--cpu CPU]... [--states]
 #       imports each model with mem-opt-import (default options plus A),
 #       runs it on the host with mem-opt-run on every input, and with --qemu
 #       instead compiles it with mem-opt-compile (defaults plus C) and runs
-#       it on QEMU's Cortex-M4 and M7 boards on one input
+#       it on QEMU's boards of --cpu (default Cortex-M4 and M7) on one input
 #       (test/Pipelines/firmware/run_model.py --inputs); every output byte
 #       must equal TFLite Micro's (float outputs: within FLOAT_RTOL); with
 #       --states, the variable tensors after the call instead. Prints
@@ -278,6 +278,7 @@ def check(args):
     answers = json.load(open(args.answers))
     os.makedirs(args.work, exist_ok=True)
     tools = args.tools
+    cpus = args.cpu or ["cortex-m4", "cortex-m7"]
     status = 0
     for case, path in cases(args.shared, args.work):
         if args.only and case not in args.only:
@@ -323,12 +324,12 @@ def check(args):
                 work = os.path.join(args.work, "%s.%s" % (case, name))
                 code, log = run(["/usr/bin/python3", os.path.join(
                     SRC, "Pipelines", "firmware", "run_model.py"), mlir,
-                    "--tools", tools, "--work", work, "--cpu", "cortex-m4",
-                    "--cpu", "cortex-m7", "--timeout", "300", "--inputs",
-                    inp] + (["--reset-state"] if states else []) +
+                    "--tools", tools, "--work", work, "--timeout", "300",
+                    "--inputs", inp] + (["--reset-state"] if states else []) +
+                    ["--cpu=" + cpu for cpu in cpus] +
                     ["--compile-arg=" + a for a in args.compile_arg])
                 err = None if code == 0 else "run_model.py:\n" + log.strip()
-                for cpu in ("cortex-m4", "cortex-m7"):
+                for cpu in cpus:
                     out = os.path.join(work, cpu, "out.bin")
                     if err is None:
                         diff = firstDiff(pick(open(out, "rb").read(), keep,
@@ -375,6 +376,9 @@ def main():
     p.add_argument("--import-arg", action="append", default=[])
     p.add_argument("--compile-arg", action="append", default=[])
     p.add_argument("--only", action="append", default=[])
+    p.add_argument("--cpu", action="append", default=[],
+                   help="with --qemu: the CPUs (default: cortex-m4 and "
+                   "cortex-m7)")
     p.add_argument("--states", action="store_true",
                    help="compare the variable tensors after the call "
                    "instead of the outputs (models that have some)")
