@@ -25,10 +25,15 @@
 #   python3 gen_int8_dsp.py > int8_dsp.mlir
 # ===--------------------------------------------------------------------=== #
 
-# The TOSA writers of gen_int8_fused.py, with this model's seed.
-from gen_int8_fused import const, lines, rescale, rng, scalar, t
+import os
+import sys
 
-rng.seed(11)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from int8_tosa import ConstWriter, t  # noqa: E402
+
+writer = ConstWriter(11)
+lines, const, scalar = writer.lines, writer.const, writer.scalar
+rescale = writer.rescale
 
 
 def conv(x, xshape, oc, k, pad, stride, dil, izp, wzp, name):

@@ -4,10 +4,9 @@
 #
 # ===------------------------------------------------------------------------=== #
 #
-# What the int8 model generators of this directory (gen_int8_fc.py,
-# gen_int8_fused.py) share: tensor type text and a writer of TOSA lines whose
-# constants are seeded random tensors named %c0, %c1, ..., and their
-# per-channel rescale.
+# What the int8 model generators of this directory (gen_int8_*.py) share:
+# tensor type text and a writer of TOSA lines whose constants are seeded
+# random tensors named %c0, %c1, ..., and their per-channel rescale.
 #
 # ===------------------------------------------------------------------------=== #
 
