@@ -35,29 +35,40 @@ using namespace mlir::memopt;
 /// Instructions per unit of work of each kernel kind on one CPU, in tenths
 /// (integers keep the report deterministic).
 struct InstructionRates {
-  /// Per MAC of an int8 convolution, depthwise convolution and matmul
-  /// (fully connected); of a float one.
-  int64_t convMac, depthwiseMac, matmulMac, floatMac;
+  /// Per MAC of each kind of KernelWork.
+  int64_t convMac, narrowConvMac, depthwiseMac, stridedDepthwiseMac,
+      fullyConnectedMac, floatMac;
+  /// Per accumulator of an int8 op with MACs, with its requantization.
+  int64_t accumulator;
   /// Per output element of any other op (rescale, clamp, add, ...).
   int64_t element;
   /// Per element a pooling window or a reduction reads.
   int64_t windowElement;
 };
 
-/// Returns the rates of \p cpu. M4, M7 and M33 (the DSP kernels): fitted
-/// to QEMU's per-function counts of person_detect on M4 (docs/CortexM.md,
-/// "The compile report"): a pointwise convolution takes 1.6 instructions per
-/// MAC, a 3x3 depthwise one 4, and the requantization after it 21.4 per
-/// output element. M55 (the MVE kernels): the same rates scaled by the ratio
-/// of the two CPUs' totals on person_detect (5,483,675 / 19,012,927).
+/// Returns the rates of \p cpu: a least-squares fit to QEMU's per-layer
+/// counts of person_detect and MLPerf Tiny's four models on M4, M7 and M55
+/// (benchmarks/fit-instruction-rates.py; docs/CortexM.md, "Instruction
+/// estimate"). M0+, M3 and M33 take M4's. The float rates are not fitted
+/// (no float model in the fit).
 static InstructionRates getInstructionRates(CortexMCpu cpu) {
   if (cpu == CortexMCpu::CortexM55)
-    return {
-        /*convMac=*/5,   /*depthwiseMac=*/12, /*matmulMac=*/5,
-        /*floatMac=*/30, /*element=*/62,      /*windowElement=*/12};
-  return {
-      /*convMac=*/16,   /*depthwiseMac=*/40, /*matmulMac=*/16,
-      /*floatMac=*/100, /*element=*/214,     /*windowElement=*/40};
+    return {/*convMac=*/2,           /*narrowConvMac=*/4,
+            /*depthwiseMac=*/22,     /*stridedDepthwiseMac=*/13,
+            /*fullyConnectedMac=*/2, /*floatMac=*/30,
+            /*accumulator=*/93,      /*element=*/37,
+            /*windowElement=*/14};
+  if (cpu == CortexMCpu::CortexM7)
+    return {/*convMac=*/15,           /*narrowConvMac=*/22,
+            /*depthwiseMac=*/27,      /*stridedDepthwiseMac=*/45,
+            /*fullyConnectedMac=*/16, /*floatMac=*/100,
+            /*accumulator=*/164,      /*element=*/41,
+            /*windowElement=*/30};
+  return {/*convMac=*/14,           /*narrowConvMac=*/24,
+          /*depthwiseMac=*/31,      /*stridedDepthwiseMac=*/52,
+          /*fullyConnectedMac=*/16, /*floatMac=*/100,
+          /*accumulator=*/97,       /*element=*/41,
+          /*windowElement=*/30};
 }
 
 /// Returns the elements of \p value's ranked tensor type, or 0.
@@ -66,30 +77,70 @@ static int64_t getNumElements(Value value) {
   return type && type.hasStaticShape() ? type.getNumElements() : 0;
 }
 
-/// Returns the estimated instructions of \p op, in tenths.
-static int64_t estimateTenths(Operation *op, const InstructionRates &rates) {
+/// Returns true if \p op is the rescale of the accumulators of an op with
+/// MACs.
+static bool isRequantization(Operation *op) {
+  if (!isa<tosa::RescaleOp>(op))
+    return false;
+  Operation *producer = op->getOperand(0).getDefiningOp();
+  return producer && getMultiplyAccumulates(producer) > 0;
+}
+
+/// Returns the work of \p op by kernel kind.
+static KernelWork getKernelWork(Operation *op) {
+  KernelWork work;
   if (isViewOp(op) || op->getNumResults() == 0)
-    return 0;
+    return work;
   int64_t outputs = getNumElements(op->getResult(0));
   if (int64_t macs = getMultiplyAccumulates(op)) {
     auto input = dyn_cast<RankedTensorType>(op->getOperand(0).getType());
-    if (input && isa<FloatType>(input.getElementType()))
-      return macs * rates.floatMac;
-    int64_t rate = isa<tosa::DepthwiseConv2DOp>(op) ? rates.depthwiseMac
-                   : isa<tosa::MatMulOp>(op)        ? rates.matmulMac
-                                                    : rates.convMac;
-    // The requantization of the outputs is the rescale's (an op of its own).
-    return macs * rate;
+    if (input && isa<FloatType>(input.getElementType())) {
+      work.floatMacs = macs;
+      return work;
+    }
+    work.accumulators = outputs;
+    if (auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op)) {
+      bool strided = llvm::any_of(depthwise.getStride(),
+                                  [](int64_t stride) { return stride > 1; });
+      (strided ? work.stridedDepthwiseMacs : work.depthwiseMacs) = macs;
+    } else if (isa<tosa::MatMulOp>(op) ||
+               (isa<tosa::Conv2DOp>(op) &&
+                outputs == cast<ShapedType>(op->getResult(0).getType())
+                               .getDimSize(3))) {
+      // A fully connected layer: one output pixel (no widened filter).
+      work.fullyConnectedMacs = macs;
+    } else {
+      // The DSP and MVE reductions take 4 input channels per step.
+      bool narrow = isa<tosa::Conv2DOp>(op) && input && input.getRank() == 4 &&
+                    !input.isDynamicDim(3) && input.getDimSize(3) < 4;
+      (narrow ? work.narrowConvMacs : work.convMacs) = macs;
+    }
+  } else if (isRequantization(op)) {
+    // Charged with the accumulators.
+  } else if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op)) {
+    work.windowElements = outputs * pool.getKernel()[0] * pool.getKernel()[1];
+  } else if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op)) {
+    work.windowElements = outputs * pool.getKernel()[0] * pool.getKernel()[1];
+  } else if (op->getName().getStringRef().starts_with("tosa.reduce_")) {
+    work.windowElements = getNumElements(op->getOperand(0));
+  } else {
+    work.elements = outputs;
   }
-  if (auto pool = dyn_cast<tosa::AvgPool2dOp>(op))
-    return outputs * pool.getKernel()[0] * pool.getKernel()[1] *
-           rates.windowElement;
-  if (auto pool = dyn_cast<tosa::MaxPool2dOp>(op))
-    return outputs * pool.getKernel()[0] * pool.getKernel()[1] *
-           rates.windowElement;
-  if (op->getName().getStringRef().starts_with("tosa.reduce_"))
-    return getNumElements(op->getOperand(0)) * rates.windowElement;
-  return outputs * rates.element;
+  return work;
+}
+
+/// Returns the estimated instructions of \p work at \p rates.
+static int64_t estimateInstructions(const KernelWork &work,
+                                    const InstructionRates &rates) {
+  int64_t tenths =
+      work.convMacs * rates.convMac +
+      work.narrowConvMacs * rates.narrowConvMac +
+      work.depthwiseMacs * rates.depthwiseMac +
+      work.stridedDepthwiseMacs * rates.stridedDepthwiseMac +
+      work.fullyConnectedMacs * rates.fullyConnectedMac +
+      work.floatMacs * rates.floatMac + work.accumulators * rates.accumulator +
+      work.elements * rates.element + work.windowElements * rates.windowElement;
+  return (tenths + 5) / 10;
 }
 
 //===----------------------------------------------------------------------===//
@@ -123,7 +174,6 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
 
   // Rows in the order of their first step; a layer's steps join its row.
   report.layers.clear();
-  SmallVector<int64_t> tenths;
   llvm::DenseMap<int64_t, unsigned> rowOfLayer;
   llvm::DenseMap<Operation *, unsigned> rowOfOp;
   for (auto [step, node] : llvm::enumerate(liveness.order)) {
@@ -150,7 +200,6 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
         entry.name = graph.getNodeName(node);
       }
       report.layers.push_back(std::move(entry));
-      tenths.push_back(0);
     }
     LayerReport &entry = report.layers[row];
     ++entry.steps;
@@ -162,13 +211,13 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
       rowOfOp[op] = row;
       entry.tosaOps.push_back(op->getName().getStringRef().str());
       entry.macs += getMultiplyAccumulates(op);
-      tenths[row] += estimateTenths(op, rates);
+      entry.work += getKernelWork(op);
     }
     if (step == liveness.peakStep)
       report.peakLayer = row;
   }
-  for (auto [row, entry] : llvm::enumerate(report.layers))
-    entry.instructions = (tenths[row] + 5) / 10;
+  for (LayerReport &entry : report.layers)
+    entry.instructions = estimateInstructions(entry.work, rates);
 
   // Weights: the constants that hold the model's weight tensors (marked by
   // the importer); without any mark (TOSA input), every constant. Each goes

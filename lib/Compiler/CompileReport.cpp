@@ -221,6 +221,21 @@ static llvm::json::Array getTensorsJSON(ArrayRef<TensorReport> tensors) {
   return array;
 }
 
+/// Returns the JSON object of \p work.
+static llvm::json::Object getWorkJSON(const KernelWork &work) {
+  return llvm::json::Object{
+      {"conv_macs", work.convMacs},
+      {"narrow_conv_macs", work.narrowConvMacs},
+      {"depthwise_macs", work.depthwiseMacs},
+      {"strided_depthwise_macs", work.stridedDepthwiseMacs},
+      {"fully_connected_macs", work.fullyConnectedMacs},
+      {"float_macs", work.floatMacs},
+      {"accumulators", work.accumulators},
+      {"elements", work.elements},
+      {"window_elements", work.windowElements},
+  };
+}
+
 llvm::json::Value CompileReport::toJSON() const {
   llvm::json::Array fns;
   for (const FunctionReport &fn : functions) {
@@ -241,6 +256,7 @@ llvm::json::Value CompileReport::toJSON() const {
           {"weight_bytes", layer.weightBytes},
           {"macs", layer.macs},
           {"instructions", layer.instructions},
+          {"work", getWorkJSON(layer.work)},
       });
     }
     llvm::json::Value peakOp = nullptr;

@@ -43,6 +43,37 @@ enum class CortexMCpu;
 /// changes. 2: `layers` are the source model's layers, not TOSA ops.
 constexpr int64_t kCompileReportFormatVersion = 2;
 
+/// The work of ops by kernel kind: the units the instruction estimate
+/// charges a rate per (docs/CortexM.md, "Instruction estimate").
+struct KernelWork {
+  /// Multiply-accumulates of int8 convolutions of at least 4 input channels
+  /// and of fewer (first layers), of int8 depthwise convolutions of stride 1
+  /// and of a larger stride, of int8 fully connected layers (matmuls and
+  /// convolutions of one output pixel), and of float ops.
+  int64_t convMacs = 0, narrowConvMacs = 0, depthwiseMacs = 0,
+          stridedDepthwiseMacs = 0, fullyConnectedMacs = 0, floatMacs = 0;
+  /// Output elements of the int8 ops with MACs: an accumulator each,
+  /// requantized by the rescale after it (which is not charged again).
+  int64_t accumulators = 0;
+  /// Output elements of any other op (rescale, clamp, add, ...).
+  int64_t elements = 0;
+  /// Elements a pooling window or a reduction reads.
+  int64_t windowElements = 0;
+
+  KernelWork &operator+=(const KernelWork &other) {
+    convMacs += other.convMacs;
+    narrowConvMacs += other.narrowConvMacs;
+    depthwiseMacs += other.depthwiseMacs;
+    stridedDepthwiseMacs += other.stridedDepthwiseMacs;
+    fullyConnectedMacs += other.fullyConnectedMacs;
+    floatMacs += other.floatMacs;
+    accumulators += other.accumulators;
+    elements += other.elements;
+    windowElements += other.windowElements;
+    return *this;
+  }
+};
+
 /// One layer of the source model (a TFLite operator, an ONNX node; for TOSA
 /// input without layer locations, one op): the steps of the scheduled TOSA
 /// function whose ops came from it (MemOpt/Support/Layers.h), in the order
@@ -66,7 +97,10 @@ struct LayerReport {
   /// Bytes of the model's weight tensors it reads (the TOSA constants the
   /// importer marks; without marks, all constants it reads).
   int64_t weightBytes = 0;
-  /// Estimated instructions on the report's CPU.
+  /// The work of its ops by kernel kind.
+  KernelWork work;
+  /// Estimated instructions on the report's CPU: the rates of the CPU times
+  /// the work.
   int64_t instructions = 0;
 };
 

@@ -51,6 +51,33 @@ static std::optional<ByteView> getWideFilter(KernelBuilder &kb, Operation *conv,
   return *view;
 }
 
+/// The halfword pairs of the four int8 at \p word, each plus the packed
+/// \p packedZp (if any): {(x0, x2), (x1, x3)} (two SXTB16s, two SADD16s).
+static std::pair<Value, Value> widenWord(KernelBuilder &kb, Value word,
+                                         Value packedZp) {
+  Value even = kb.sadd16(kb.sxtb16(word), packedZp);
+  Value odd = kb.sadd16(kb.sxtb16Odd(word), packedZp);
+  return {even, odd};
+}
+
+/// The filter weights of four input channels of one output channel, the
+/// filter's row \p row bytes after \p filterPtr, as halfword pairs
+/// {(w0, w2), (w1, w3)}: the two words of the widened filter (\p wide; one
+/// LDRD with \p dualLoads, else two LDRs), or the int8 word widened and its
+/// zero point added (the packed negation \p filterZp).
+static std::pair<Value, Value> loadFilterPairs(KernelBuilder &kb,
+                                               Value filterPtr, int64_t row,
+                                               bool wide, bool dualLoads,
+                                               Value filterZp) {
+  if (!wide)
+    return widenWord(kb, kb.loadWordAt(filterPtr, row), filterZp);
+  if (dualLoads)
+    return kb.loadWordPairAt(filterPtr, row);
+  Value w02 = kb.loadWordAt(filterPtr, row, 8);
+  Value w13 = kb.loadWordAt(filterPtr, row + 4, 4);
+  return {w02, w13};
+}
+
 namespace {
 /// Rewrites linalg.conv_2d_nhwc_fhwc[_q] (filter [OC, KH, KW, IC]).
 template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
@@ -99,6 +126,58 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
       // point subtracted) where the whole run is SIMD.
       bool wide = wideFilter && runSimd == runIc;
       const ByteView *fv = wide ? &*wideFilter : &*filter;
+      // Four input channels per step of the SIMD reduction: 2 widenings of
+      // the input word, then per output channel its filter's halfword pairs
+      // and 2 SMLADs. The state is the accumulators, then the input and
+      // filter addresses as loop-carried pointers (post-increment loads, one
+      // filter pointer with immediate offsets per channel).
+      auto simdStep = [&](KernelBuilder &kb, Value, ValueRange state) {
+        ValueRange accs = state.drop_back(2);
+        Value inPtr = state[accs.size()];
+        Value filterPtr = state[accs.size() + 1];
+        auto [even, odd] = widenWord(kb, kb.loadWordAt(inPtr), inZp);
+        SmallVector<Value> next;
+        for (auto [j, acc] : llvm::enumerate(accs)) {
+          auto [w02, w13] = loadFilterPairs(kb, filterPtr, j * fv->strides[0],
+                                            wide, dualLoads, filterZp);
+          Value sum = kb.intrinsic("llvm.arm.smlad", {even, w02, acc});
+          next.push_back(kb.intrinsic("llvm.arm.smlad", {odd, w13, sum}));
+        }
+        next.push_back(kb.offsetPointer(inPtr, 4));
+        next.push_back(kb.offsetPointer(filterPtr, wide ? 8 : 4));
+        return next;
+      };
+      // The reduction over the run of one tap, the input at inTap and the
+      // filter at filterTap: the SIMD steps, then the input channels left
+      // over one at a time.
+      auto reduceRun = [&](KernelBuilder &kb, Value inTap, Value filterTap,
+                           ValueRange accs) {
+        SmallVector<Value> state(accs);
+        state.push_back(kb.address(in->base, inTap));
+        state.push_back(kb.address(fv->base, filterTap));
+        SmallVector<Value> result =
+            forStepsWithAccs(kb, 0, runSimd, 4, state, simdStep, unrollCount);
+        result.resize(accs.size());
+        return forStepsWithAccs(
+            kb, runSimd, runIc, 1, result,
+            [&](KernelBuilder &kb, Value ic, ValueRange accs) {
+              Value xv = arith::SubIOp::create(
+                  kb.b, kb.loc,
+                  kb.loadByte(in->base,
+                              kb.addScaled(inTap, ic, in->strides[3])),
+                  inZpScalar);
+              SmallVector<Value> next;
+              Value tap = kb.addScaled(filterTap, ic, filter->strides[3]);
+              for (auto [j, acc] : llvm::enumerate(accs)) {
+                Value wv = arith::SubIOp::create(
+                    kb.b, kb.loc,
+                    kb.loadByte(filter->base, tap, j * filter->strides[0]),
+                    filterZpScalar);
+                next.push_back(kb.add(acc, kb.mul(xv, wv)));
+              }
+              return next;
+            });
+      };
       forEachPixel(
           kb, outShape, *in, parts,
           [&](KernelBuilder &kb, Value n, Value oh, Value ow, Value pixel) {
@@ -139,116 +218,8 @@ template <typename ConvOp> struct ConvFhwcToDsp : Int8ConvPattern<ConvOp> {
                                           kb.addScaled(filterBlock, y,
                                                        fv->strides[1]),
                                           x, fv->strides[2]);
-                                      // Four input channels per step: 2
-                                      // widenings of the input word, then per
-                                      // output channel 2 widenings and 2
-                                      // SMLADs.
-                                      // The input and filter addresses are
-                                      // loop-carried pointers (post-increment
-                                      // loads, one filter pointer with
-                                      // immediate offsets per channel).
-                                      SmallVector<Value> state(accs);
-                                      state.push_back(
-                                          kb.address(in->base, inTap));
-                                      state.push_back(
-                                          kb.address(fv->base, filterTap));
-                                      SmallVector<Value> result =
-                                          forStepsWithAccs(
-                                              kb, 0, runSimd, 4, state,
-                                              [&](KernelBuilder &kb, Value,
-                                                  ValueRange state) {
-                                                ValueRange accs =
-                                                    state.drop_back(2);
-                                                Value inPtr = state[width];
-                                                Value filterPtr =
-                                                    state[width + 1];
-                                                Value word =
-                                                    kb.loadWordAt(inPtr);
-                                                Value even = kb.sadd16(
-                                                    kb.sxtb16(word), inZp);
-                                                Value odd = kb.sadd16(
-                                                    kb.sxtb16Odd(word), inZp);
-                                                SmallVector<Value> next;
-                                                for (auto [j, acc] :
-                                                     llvm::enumerate(accs)) {
-                                                  if (wide) {
-                                                    // (w0, w2), (w1, w3).
-                                                    int64_t row =
-                                                        j * fv->strides[0];
-                                                    Value w02, w13;
-                                                    if (dualLoads) {
-                                                      std::tie(w02, w13) =
-                                                          kb.loadWordPairAt(
-                                                              filterPtr, row);
-                                                    } else {
-                                                      w02 = kb.loadWordAt(
-                                                          filterPtr, row, 8);
-                                                      w13 = kb.loadWordAt(
-                                                          filterPtr, row + 4,
-                                                          4);
-                                                    }
-                                                    Value sum = kb.intrinsic(
-                                                        "llvm.arm.smlad",
-                                                        {even, w02, acc});
-                                                    next.push_back(kb.intrinsic(
-                                                        "llvm.arm.smlad",
-                                                        {odd, w13, sum}));
-                                                    continue;
-                                                  }
-                                                  Value w = kb.loadWordAt(
-                                                      filterPtr,
-                                                      j * filter->strides[0]);
-                                                  Value wEven = kb.sadd16(
-                                                      kb.sxtb16(w), filterZp);
-                                                  Value wOdd =
-                                                      kb.sadd16(kb.sxtb16Odd(w),
-                                                                filterZp);
-                                                  Value sum = kb.intrinsic(
-                                                      "llvm.arm.smlad",
-                                                      {even, wEven, acc});
-                                                  next.push_back(kb.intrinsic(
-                                                      "llvm.arm.smlad",
-                                                      {odd, wOdd, sum}));
-                                                }
-                                                next.push_back(
-                                                    kb.offsetPointer(inPtr, 4));
-                                                next.push_back(kb.offsetPointer(
-                                                    filterPtr, wide ? 8 : 4));
-                                                return next;
-                                              },
-                                              unrollCount);
-                                      result.resize(width);
-                                      // The input channels left over, one at a
-                                      // time.
-                                      return forStepsWithAccs(
-                                          kb, runSimd, runIc, 1, result,
-                                          [&](KernelBuilder &kb, Value ic,
-                                              ValueRange accs) {
-                                            Value xv = arith::SubIOp::create(
-                                                kb.b, kb.loc,
-                                                kb.loadByte(
-                                                    in->base,
-                                                    kb.addScaled(
-                                                        inTap, ic,
-                                                        in->strides[3])),
-                                                inZpScalar);
-                                            SmallVector<Value> next;
-                                            Value tap = kb.addScaled(
-                                                filterTap, ic,
-                                                filter->strides[3]);
-                                            for (auto [j, acc] :
-                                                 llvm::enumerate(accs)) {
-                                              Value wv = arith::SubIOp::create(
-                                                  kb.b, kb.loc,
-                                                  kb.loadByte(
-                                                      filter->base, tap,
-                                                      j * filter->strides[0]),
-                                                  filterZpScalar);
-                                              next.push_back(
-                                                  kb.add(acc, kb.mul(xv, wv)));
-                                            }
-                                            return next;
-                                          });
+                                      return reduceRun(kb, inTap, filterTap,
+                                                       accs);
                                     });
                               });
                         });
@@ -364,9 +335,9 @@ template <typename ConvOp> struct ConvHwcfToDsp : Int8ConvPattern<ConvOp> {
                           // Output channels (0, 2) in the even pair,
                           // (1, 3) in the odd one; the input value is
                           // the bottom half of xv.
-                          Value w = kb.loadWord(filter->base, filterAt);
-                          Value wEven = kb.sadd16(kb.sxtb16(w), filterZp);
-                          Value wOdd = kb.sadd16(kb.sxtb16Odd(w), filterZp);
+                          auto [wEven, wOdd] =
+                              widenWord(kb, kb.loadWord(filter->base, filterAt),
+                                        filterZp);
                           return SmallVector<Value>{
                               kb.intrinsic("llvm.arm.smlabb",
                                            {xv, wEven, accs[0]}),

@@ -14,58 +14,36 @@
 #   python3 gen_int8_cell.py > int8_cell.mlir
 # ===--------------------------------------------------------------------=== #
 
-import random
+import os
+import sys
 
-rng = random.Random(2024)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from int8_tosa import ConstWriter, t  # noqa: E402
+
 H = W = 12
 C = 8
-lines = []
-consts = []
-counter = [0]
+# The constants (the fixed scalars, then the seeded tensors) come before the
+# operations in the function.
+writer = ConstWriter(2024)
+consts, lines = writer.lines, []
+zp8, zp8_ty = writer.scalar("zp8", 0, "i8"), "tensor<1xi8>"
+zp32, zp32_ty = writer.scalar("zp32", 0, "i32"), "tensor<1xi32>"
+writer.scalar("one", 1073741824, "i32")
+writer.scalar("shift0", 0, "i8")
+writer.scalar("shift30", 30, "i8")
 
 
 def const(shape, dtype, lo, hi):
-    """A random constant tensor."""
-    name = "%%c%d" % counter[0]
-    counter[0] += 1
-    n = 1
-    for d in shape:
-        n *= d
-    values = ", ".join(str(rng.randint(lo, hi)) for _ in range(n))
-    ty = "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
-    consts.append('  %s = "tosa.const"() <{values = dense<[%s]> : tensor<%dx%s>}> '
-                  ': () -> tensor<%dx%s>' % (name, values, n, dtype, n, dtype)
-                  if len(shape) == 1 else None)
+    """A random constant tensor; returns its SSA name and type. A tensor of
+    more than one dimension is drawn after as many unused draws, as the
+    committed int8_cell.mlir was written."""
     if len(shape) != 1:
-        # Nested dense literal for multi-dimensional shapes.
-        flat = [rng.randint(lo, hi) for _ in range(n)]
-
-        def nest(vals, dims):
-            if len(dims) == 1:
-                return "[" + ", ".join(map(str, vals)) + "]"
-            step = len(vals) // dims[0]
-            return "[" + ", ".join(
-                nest(vals[i * step:(i + 1) * step], dims[1:])
-                for i in range(dims[0])) + "]"
-
-        consts[-1] = ('  %s = "tosa.const"() <{values = dense<%s> : %s}> : () '
-                      '-> %s' % (name, nest(flat, list(shape)), ty, ty))
-    return name, ty
-
-
-def t(shape, dtype):
-    return "tensor<%sx%s>" % ("x".join(map(str, shape)), dtype)
-
-
-zp8, zp8_ty = "%zp8", "tensor<1xi8>"
-zp32, zp32_ty = "%zp32", "tensor<1xi32>"
-fixed = [
-    '  %zp8 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>',
-    '  %zp32 = "tosa.const"() <{values = dense<0> : tensor<1xi32>}> : () -> tensor<1xi32>',
-    '  %one = "tosa.const"() <{values = dense<1073741824> : tensor<1xi32>}> : () -> tensor<1xi32>',
-    '  %shift0 = "tosa.const"() <{values = dense<0> : tensor<1xi8>}> : () -> tensor<1xi8>',
-    '  %shift30 = "tosa.const"() <{values = dense<30> : tensor<1xi8>}> : () -> tensor<1xi8>',
-]
+        n = 1
+        for d in shape:
+            n *= d
+        for _ in range(n):
+            writer.rng.randint(lo, hi)
+    return writer.const(shape, dtype, lo, hi), t(shape, dtype)
 
 
 def rescale(x, shape, in_ty, out_ty, name, channels=None):
@@ -162,7 +140,7 @@ print("// accumulators, each rescaled to i8 per channel, a residual add in "
 print("// concat, a reshape and ReLUs, with random weights.")
 print("func.func @int8_cell(%%x: %s) -> %s {" % (t([1, H, W, C], "i8"),
                                                  t([1, H * W, 10], "i8")))
-for line in fixed + consts + lines:
+for line in consts + lines:
     print(line)
 print("  return %s : %s" % (fc, t([1, H * W, 10], "i8")))
 print("}")

@@ -38,21 +38,8 @@ lines, const, scalar, rescale = (writer.lines, writer.const, writer.scalar,
 def conv(x, xshape, oc, kernel, pad, stride, izp, wzp, name):
     """tosa.conv2d of %x (NHWC xshape) with a seeded [oc, kh, kw, ic] filter;
     pad is (top, bottom, left, right), stride (h, w)."""
-    n, h, w, c = xshape
-    kh, kw = kernel
-    oh = (h + pad[0] + pad[1] - kh) // stride[0] + 1
-    ow = (w + pad[2] + pad[3] - kw) // stride[1] + 1
-    out = [n, oh, ow, oc]
-    wt = const([oc, kh, kw, c], "i8", -128, 127)
-    bias = const([oc], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s = tosa.conv2d %s, %s, %s, %s, %s {acc_type = i32, dilation = '
-        'array<i64: 1, 1>, pad = array<i64: %d, %d, %d, %d>, stride = '
-        'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s")' % (name, x, wt, bias, izp, wzp, *pad, *stride,
-                       t(xshape, "i8"), t([oc, kh, kw, c], "i8"),
-                       t([oc], "i32"), t(out, "i32"), name))
-    return "%" + name, out
+    return writer.conv("conv2d", x, xshape, kernel, oc, pad, stride, izp, wzp,
+                       name)
 
 
 lines.append("func.func @int8_conv(%x: tensor<1x13x9x1xi8>, "

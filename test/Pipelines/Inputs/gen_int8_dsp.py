@@ -25,45 +25,25 @@
 #   python3 gen_int8_dsp.py > int8_dsp.mlir
 # ===--------------------------------------------------------------------=== #
 
-# The TOSA writers of gen_int8_fused.py, with this model's seed.
-from gen_int8_fused import const, lines, rescale, rng, scalar, t
+import os
+import sys
 
-rng.seed(11)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from int8_tosa import ConstWriter, t  # noqa: E402
+
+writer = ConstWriter(11)
+lines, const, scalar = writer.lines, writer.const, writer.scalar
+rescale = writer.rescale
 
 
 def conv(x, xshape, oc, k, pad, stride, dil, izp, wzp, name):
-    n, h, w, c = xshape
-    oh = (h + 2 * pad - dil * (k - 1) - 1) // stride + 1
-    ow = (w + 2 * pad - dil * (k - 1) - 1) // stride + 1
-    out = [n, oh, ow, oc]
-    wt = const([oc, k, k, c], "i8", -128, 127)
-    bias = const([oc], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s = tosa.conv2d %s, %s, %s, %s, %s {acc_type = i32, dilation = '
-        'array<i64: %d, %d>, pad = array<i64: %d, %d, %d, %d>, stride = '
-        'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s")' % (name, x, wt, bias, izp, wzp, dil, dil, pad, pad, pad,
-                       pad, stride, stride, t(xshape, "i8"),
-                       t([oc, k, k, c], "i8"), t([oc], "i32"), t(out, "i32"),
-                       name))
-    return "%" + name, out
+    return writer.conv("conv2d", x, xshape, (k, k), oc, (pad,) * 4,
+                       (stride, stride), izp, wzp, name, dilation=(dil, dil))
 
 
 def dw(x, xshape, pad, stride, izp, name, mult=1):
-    n, h, w, c = xshape
-    oh = (h + 2 * pad - 3) // stride + 1
-    ow = (w + 2 * pad - 3) // stride + 1
-    out = [n, oh, ow, c * mult]
-    wt = const([3, 3, c, mult], "i8", -128, 127)
-    bias = const([c * mult], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s = tosa.depthwise_conv2d %s, %s, %s, %s, %%wzp {acc_type = i32, '
-        'dilation = array<i64: 1, 1>, pad = array<i64: %d, %d, %d, %d>, stride = '
-        'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s")' % (name, x, wt, bias, izp, pad, pad, pad, pad, stride,
-                       stride, t(xshape, "i8"), t([3, 3, c, mult], "i8"),
-                       t([c * mult], "i32"), t(out, "i32"), name))
-    return "%" + name, out
+    return writer.conv("depthwise_conv2d", x, xshape, (3, 3), mult,
+                       (pad,) * 4, (stride, stride), izp, "%wzp", name)
 
 
 lines.append("func.func @int8_dsp(%x: tensor<1x11x11x7xi8>) -> "

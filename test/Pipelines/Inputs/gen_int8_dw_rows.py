@@ -46,21 +46,10 @@ def rescale(x, shape, name, mode):
 def dw(x, xshape, kh, kw, pad, stride, dil, izp, wzp, name, mode):
     """A depthwise convolution of multiplier 1 (pad: top, bottom, left,
     right) and its rescale; returns the result and its shape."""
-    n, h, w, c = xshape
-    oh = (h + pad[0] + pad[1] - dil * (kh - 1) - 1) // stride + 1
-    ow = (w + pad[2] + pad[3] - dil * (kw - 1) - 1) // stride + 1
-    out = [n, oh, ow, c]
-    wt = const([kh, kw, c, 1], "i8", -128, 127)
-    bias = const([c], "i32", -3000, 3000)
-    lines.append(
-        '  %%%s_acc = tosa.depthwise_conv2d %s, %s, %s, %s, %s {acc_type = '
-        'i32, dilation = array<i64: %d, %d>, pad = array<i64: %d, %d, %d, '
-        '%d>, stride = array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, '
-        'tensor<1xi8>) -> %s loc("%s_acc")'
-        % (name, x, wt, bias, izp, wzp, dil, dil, pad[0], pad[1], pad[2],
-           pad[3], stride, stride, t(xshape, "i8"), t([kh, kw, c, 1], "i8"),
-           t([c], "i32"), t(out, "i32"), name))
-    return rescale("%%%s_acc" % name, out, name, mode), out
+    acc, out = writer.conv("depthwise_conv2d", x, xshape, (kh, kw), 1, pad,
+                           (stride, stride), izp, wzp, name + "_acc",
+                           dilation=(dil, dil), bias=(-3000, 3000))
+    return rescale(acc, out, name, mode), out
 
 
 lines.append("func.func @int8_dw_rows(%x: tensor<1x7x9x5xi8>) -> "

@@ -40,16 +40,10 @@ def reshape(x, src, dst, name):
 
 
 def fully_connected(x, ic, oc, name):
-    wt = const([oc, 1, 1, ic], "i8", -20, 20)
-    bias = const([oc], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s_acc = tosa.conv2d %s, %s, %s, %%izp, %%wzp {acc_type = i32, '
-        'dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = '
-        'array<i64: 1, 1>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s_acc")' % (name, x, wt, bias, t([1, 1, 1, ic], "i8"),
-                           t([oc, 1, 1, ic], "i8"), t([oc], "i32"),
-                           t([1, 1, 1, oc], "i32"), name))
-    return rescale("%%%s_acc" % name, [1, 1, 1, oc], name)
+    acc, out = writer.conv("conv2d", x, [1, 1, 1, ic], (1, 1), oc,
+                           (0, 0, 0, 0), (1, 1), "%izp", "%wzp", name + "_acc",
+                           weights=(-20, 20))
+    return rescale(acc, out, name)
 
 
 def main():

@@ -30,20 +30,9 @@ rescale = writer.rescale
 
 
 def depthwise(x, xshape, channels, mult, pad, stride, name):
-    n, h, w, c = xshape
-    oh = (h + 2 * pad - 3) // stride + 1
-    ow = (w + 2 * pad - 3) // stride + 1
-    out = [n, oh, ow, c * mult]
-    wt = const([3, 3, c, mult], "i8", -127, 127)
-    bias = const([c * mult], "i32", -2000, 2000)
-    lines.append(
-        '  %%%s = tosa.depthwise_conv2d %s, %s, %s, %%izp, %%wzp {acc_type = i32, '
-        'dilation = array<i64: 1, 1>, pad = array<i64: %d, %d, %d, %d>, stride = '
-        'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("%s")' % (name, x, wt, bias, pad, pad, pad, pad, stride, stride,
-                       t(xshape, "i8"), t([3, 3, c, mult], "i8"),
-                       t([c * mult], "i32"), t(out, "i32"), name))
-    return "%" + name, out
+    return writer.conv("depthwise_conv2d", x, xshape, (3, 3), mult,
+                       (pad,) * 4, (stride, stride), "%izp", "%wzp", name,
+                       weights=(-127, 127))
 
 
 def main():
@@ -57,15 +46,9 @@ def main():
     a = rescale(a, s, "dw1")
     b, s = depthwise(a, s, 4, 1, 1, 1, "dw2_acc")
     b = rescale(b, s, "dw2")
-    wt = const([2, 1, 1, 4], "i8", -127, 127)
-    bias = const([2], "i32", -2000, 2000)
-    lines.append(
-        '  %%pw_acc = tosa.conv2d %s, %s, %s, %%izp, %%wzp {acc_type = i32, '
-        'dilation = array<i64: 1, 1>, pad = array<i64: 0, 0, 0, 0>, stride = '
-        'array<i64: 1, 1>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) -> %s '
-        'loc("pw_acc")' % (b, wt, bias, t(s, "i8"), t([2, 1, 1, 4], "i8"),
-                           t([2], "i32"), t([1, 5, 5, 2], "i32")))
-    p = rescale("%pw_acc", [1, 5, 5, 2], "pw")
+    p, s = writer.conv("conv2d", b, s, (1, 1), 2, (0, 0, 0, 0), (1, 1),
+                       "%izp", "%wzp", "pw_acc", weights=(-127, 127))
+    p = rescale(p, s, "pw")
     d, s3 = depthwise(p, [1, 5, 5, 2], 2, 3, 1, 1, "dw3_acc")
     d = rescale(d, s3, "dw3")
     lines.append('  %shape = tosa.const_shape {values = dense<[1, 25, 2]> : '

@@ -4,10 +4,10 @@
 #
 # ===------------------------------------------------------------------------=== #
 #
-# What the int8 model generators of this directory (gen_int8_fc.py,
-# gen_int8_fused.py) share: tensor type text and a writer of TOSA lines whose
-# constants are seeded random tensors named %c0, %c1, ..., and their
-# per-channel rescale.
+# What the int8 model generators of this directory (gen_int8_*.py) share:
+# tensor type text and a writer of TOSA lines whose constants are seeded
+# random tensors named %c0, %c1, ..., their (depthwise) convolutions and
+# their per-channel rescale.
 #
 # ===------------------------------------------------------------------------=== #
 
@@ -55,6 +55,37 @@ class ConstWriter:
             '  %%%s = "tosa.const"() <{values = dense<%d> : tensor<1x%s>}> '
             ': () -> tensor<1x%s>' % (name, value, dtype, dtype))
         return "%" + name
+
+    def conv(self, op, x, xshape, kernel, channels, pad, stride, izp, wzp,
+             name, dilation=(1, 1), weights=(-128, 127), bias=(-2000, 2000)):
+        """A tosa.conv2d (op "conv2d", filter [channels, kh, kw, ic]) or
+        tosa.depthwise_conv2d (op "depthwise_conv2d", filter
+        [kh, kw, ic, channels], channels the multiplier) %name of the int8
+        NHWC %x of shape xshape and the zero points izp and wzp: its filter
+        drawn in the range weights, then its bias in the range bias. kernel,
+        stride and dilation are (h, w), pad (top, bottom, left, right).
+        Returns its SSA name and its output shape."""
+        n, h, w, c = xshape
+        kh, kw = kernel
+        dh, dw = dilation
+        oh = (h + pad[0] + pad[1] - dh * (kh - 1) - 1) // stride[0] + 1
+        ow = (w + pad[2] + pad[3] - dw * (kw - 1) - 1) // stride[1] + 1
+        if op == "conv2d":
+            wshape, oc = [channels, kh, kw, c], channels
+        else:
+            wshape, oc = [kh, kw, c, channels], c * channels
+        out = [n, oh, ow, oc]
+        wt = self.const(wshape, "i8", *weights)
+        b = self.const([oc], "i32", *bias)
+        self.lines.append(
+            '  %%%s = tosa.%s %s, %s, %s, %s, %s {acc_type = i32, dilation = '
+            'array<i64: %d, %d>, pad = array<i64: %d, %d, %d, %d>, stride = '
+            'array<i64: %d, %d>} : (%s, %s, %s, tensor<1xi8>, tensor<1xi8>) '
+            '-> %s loc("%s")'
+            % (name, op, x, wt, b, izp, wzp, *dilation, *pad, *stride,
+               t(xshape, "i8"), t(wshape, "i8"), t([oc], "i32"), t(out, "i32"),
+               name))
+        return "%" + name, out
 
     def rescale(self, x, shape, name):
         """A per-channel SINGLE_ROUND rescale of the i32 %x to i8 with seeded
