@@ -556,15 +556,6 @@ static FailureOr<PlanPeaks> evaluatePlanPeaks(func::FuncOp func,
   return peaks;
 }
 
-/// Returns the peak of \p plan: patches a copy of \p func and measures it.
-static FailureOr<int64_t> evaluatePlan(func::FuncOp func, const PatchPlan &plan,
-                                       const CostModelOptions &options) {
-  FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, plan, options);
-  if (failed(peaks))
-    return failure();
-  return peaks->peak;
-}
-
 /// Returns the block-order peak of \p plan and a proven lower bound on the
 /// peak of every order of the patched function (the exact scheduler's, with
 /// one search state), or failure if the plan does not apply.
@@ -833,10 +824,10 @@ LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec,
           << rows << "x" << cols << " pixels; nothing patched";
       return success();
     }
-    FailureOr<int64_t> peak = evaluatePlan(func, *plan, options);
-    if (failed(peak))
+    FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, *plan, options);
+    if (failed(peaks))
       return failure();
-    peakAfter = *peak;
+    peakAfter = peaks->peak;
   }
   if (!plan)
     return success();

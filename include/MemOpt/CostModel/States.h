@@ -19,6 +19,7 @@
 #ifndef MEMOPT_COSTMODEL_STATES_H
 #define MEMOPT_COSTMODEL_STATES_H
 
+#include "MemOpt/Support/StateNames.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
@@ -32,15 +33,6 @@ class FuncOp;
 
 namespace memopt {
 
-/// Integer attribute on a function argument that holds a state of the model
-/// (a variable, such as an SVDF activation state): the number of the result
-/// that holds the state's value after the call. The function keeps its
-/// semantics (state in, state out), so the reference interpreter runs it as
-/// it is; `mem-opt-compile` keeps the state in a persistent buffer outside
-/// the arena and updates it in place (StateBinding, getInPlaceStateUpdate
-/// below). Written by the TFLite import for variable
-/// tensors; read by the memory model and `bind-state-buffers`.
-constexpr llvm::StringLiteral kStateAttrName = "memopt.state";
 /// Unit attribute on the `memref<Nxi8>` argument that `bind-state-buffers`
 /// gives a function with states: the caller's state buffer, which holds
 /// every state at its offset (kStateOffsetsAttrName) and is not an arena
@@ -56,7 +48,7 @@ constexpr llvm::StringLiteral kStateAlignmentAttrName =
 
 /// One state of a function (a variable of the model, such as an SVDF
 /// activation state): argument `argument` holds its value when the call
-/// starts, result `result` its value after the call (kStateAttrName on the
+/// starts, result `result` its value after the call (kStateAttrName, MemOpt/Support/StateNames.h, on the
 /// argument, MemOpt/Utils/Attributes.h).
 struct StateBinding {
   unsigned argument = 0;

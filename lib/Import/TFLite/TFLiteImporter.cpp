@@ -34,7 +34,7 @@
 #include "TFLiteImporter.h"
 
 #include "MemOpt/Support/Layers.h"
-#include "MemOpt/CostModel/States.h"
+#include "MemOpt/Support/StateNames.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tosa/IR/TargetEnv.h"
