@@ -95,8 +95,9 @@ static LogicalResult bindStates(func::FuncOp func) {
 
   llvm::BitVector oldArguments(func.getNumArguments());
   llvm::BitVector oldResults(func.getNumResults());
-  for (auto [state, offset] : llvm::zip_equal(*states, offsets)) {
+  for (auto [state, stateOffset] : llvm::zip_equal(*states, offsets)) {
     Location loc = entry.getArgument(state.argument).getLoc();
+    int64_t offset = stateOffset;
     auto view = [&](Type type) {
       Value shift = arith::ConstantIndexOp::create(builder, loc, offset);
       return memref::ViewOp::create(builder, loc, type, buffer, shift,
