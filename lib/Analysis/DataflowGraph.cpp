@@ -345,6 +345,20 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
     overwrite(*input);
     return;
   }
+  // A convolution computed pixel by pixel over its dying input: the output
+  // starts alignOverwriteShift bytes from the input, and the two share the
+  // rest of the input's bytes.
+  if (std::optional<Overwrite> overwrite =
+          getOverwrite(op, graph.costModel.io)) {
+    if (std::optional<BufferId> input = graph.lookupBuffer(overwrite->input)) {
+      int64_t shift =
+          alignOverwriteShift(overwrite->bound, graph.costModel.alignment);
+      node.inPlaceInput = *input;
+      node.inPlaceSaving = getOverwriteOverlap(graph.buffers[*input].bytes,
+                                               outputBytes, shift);
+    }
+    return;
+  }
   // The fused generic of an elementwise group writes over one of the
   // group's inputs that dies at it; a reduction writes a fresh buffer.
   if (isFusedGroupRoot(op)) {
