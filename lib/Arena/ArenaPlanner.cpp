@@ -717,9 +717,21 @@ static bool overwritesAreValid(llvm::ArrayRef<ArenaBuffer> buffers,
   return !llvm::errorToBool(validateOverwrites(buffers, alignment));
 }
 
+/// Returns the buffers' indices by decreasing size, the order of
+/// greedy-by-size (stable: ties in input order).
+static llvm::SmallVector<unsigned>
+getBySizeOrder(llvm::ArrayRef<ArenaBuffer> buffers) {
+  llvm::SmallVector<unsigned> order = llvm::to_vector(
+      llvm::seq<unsigned>(0, static_cast<unsigned>(buffers.size())));
+  std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
+    return buffers[a].size > buffers[b].size;
+  });
+  return order;
+}
+
 /// Merges every overwrite pair whose buffers share exactly their bytes
-/// (shift 0, the same footprint and alignment) into one buffer alive for
-/// both lifetimes, a plain rectangle that the exact search knows. Fills
+/// (shift 0, the same footprint and alignment) and whose lifetimes meet or
+/// touch into one buffer alive for both lifetimes, a plain rectangle that the exact search knows. Fills
 /// \p mergedIndex with the index of each buffer among the merged ones.
 static llvm::SmallVector<ArenaBuffer>
 mergeExactPairs(llvm::ArrayRef<ArenaBuffer> buffers, int64_t alignment,
@@ -728,7 +740,10 @@ mergeExactPairs(llvm::ArrayRef<ArenaBuffer> buffers, int64_t alignment,
     if (buffer.overwrites < 0 || buffer.overwriteShift != 0 || !buffer.size)
       return false;
     const ArenaBuffer &over = buffers[buffer.overwrites];
-    return getFootprint(buffer, alignment) == getFootprint(over, alignment) &&
+    // The two lifetimes must meet or touch: the merged buffer is alive from
+    // the first start to the last end.
+    return buffer.start <= over.end && over.start <= buffer.end &&
+           getFootprint(buffer, alignment) == getFootprint(over, alignment) &&
            getAlignment(buffer, alignment) == getAlignment(over, alignment);
   };
   // The buffer each one shares its bytes with, back to the first of a chain.
@@ -779,13 +794,24 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
         mergeExactPairs(buffers, options.alignment, mergedIndex);
     if (merged.size() < buffers.size()) {
       std::optional<ArenaPlan> plan = planArena(merged, options);
-      if (!plan)
-        return std::nullopt;
-      ArenaPlan expanded = *plan;
-      expanded.offsets.clear();
-      for (unsigned index : mergedIndex)
-        expanded.offsets.push_back(plan->offsets[index]);
-      return expanded;
+      if (plan) {
+        llvm::SmallVector<int64_t> offsets;
+        for (unsigned index : mergedIndex)
+          offsets.push_back(plan->offsets[index]);
+        plan->offsets = std::move(offsets);
+        if (plan->provenMinimal)
+          return plan;
+      }
+      // The heuristics on the merged buffers are not those on the pairs:
+      // never worse than greedy-by-size on the buffers as given.
+      ArenaPlan greedy = placeInOrder(buffers, getBySizeOrder(buffers),
+                                      options.alignment);
+      if ((plan && greedy.arenaSize >= plan->arenaSize) ||
+          (options.capacity && greedy.arenaSize > options.capacity))
+        return plan;
+      greedy.provenMinimal = greedy.arenaSize ==
+                             getLivenessLowerBound(buffers, options.alignment);
+      return greedy;
     }
   }
   ArenaPlan plan;
@@ -817,12 +843,7 @@ mlir::memopt::planArena(llvm::ArrayRef<ArenaBuffer> buffers,
           plan.arenaSize, offset + getFootprint(buffer, options.alignment));
     }
   } else {
-    llvm::SmallVector<unsigned> order = llvm::to_vector(
-        llvm::seq<unsigned>(0, static_cast<unsigned>(buffers.size())));
-    std::stable_sort(order.begin(), order.end(), [&](unsigned a, unsigned b) {
-      return buffers[a].size > buffers[b].size;
-    });
-    plan = placeInOrder(buffers, order, options.alignment);
+    plan = placeInOrder(buffers, getBySizeOrder(buffers), options.alignment);
     if (options.algorithm == PlacementAlgorithm::Best) {
       std::optional<ArenaPlan> best =
           planBest(buffers, options, std::move(plan));
