@@ -164,15 +164,12 @@ findGroupBase(const OverwriteGroup &group,
   return base;
 }
 
-int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
-                                            int64_t alignment) {
+int64_t mlir::memopt::getLiveBytesPeak(llvm::ArrayRef<ArenaBuffer> buffers,
+                                       int64_t alignment) {
   // Sweep the lifetime boundaries; ends sort before starts at the same step.
-  // Every buffer must also fit in the arena on its own.
   llvm::SmallVector<std::pair<int64_t, int64_t>> events;
-  int64_t peak = 0;
   for (const ArenaBuffer &buffer : buffers) {
     int64_t size = getFootprint(buffer, alignment);
-    peak = std::max(peak, size);
     if (buffer.start >= buffer.end)
       continue;
     events.push_back({buffer.start, size});
@@ -196,18 +193,27 @@ int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
       events.push_back({end, shared});
     }
   }
-  // Every group needs its span above the padding its alignment forces.
-  llvm::SmallVector<int64_t> groupOf;
-  for (const OverwriteGroup &group : collectGroups(buffers, alignment, groupOf))
-    peak = std::max(peak, group.phase + group.span);
   // Within one step the negative deltas come first, so no partial sum
   // exceeds the step's total.
   llvm::sort(events);
-  int64_t live = 0;
+  int64_t live = 0, peak = 0;
   for (auto [step, delta] : events) {
     live += delta;
     peak = std::max(peak, live);
   }
+  return peak;
+}
+
+int64_t mlir::memopt::getLivenessLowerBound(llvm::ArrayRef<ArenaBuffer> buffers,
+                                            int64_t alignment) {
+  // Every buffer must also fit in the arena on its own, and every group
+  // needs its span above the padding its alignment forces.
+  int64_t peak = getLiveBytesPeak(buffers, alignment);
+  for (const ArenaBuffer &buffer : buffers)
+    peak = std::max(peak, getFootprint(buffer, alignment));
+  llvm::SmallVector<int64_t> groupOf;
+  for (const OverwriteGroup &group : collectGroups(buffers, alignment, groupOf))
+    peak = std::max(peak, group.phase + group.span);
   return peak;
 }
 

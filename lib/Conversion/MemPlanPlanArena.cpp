@@ -29,6 +29,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
@@ -123,6 +124,9 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
   llvm::DenseMap<Value, unsigned> bufferOfAlloc;
   for (auto [index, buffer] : llvm::enumerate(buffers))
     bufferOfAlloc[buffer.alloc->getResult(0)] = index;
+  // Each marked location must pair once: other top-level ops may carry it
+  // (the constants its lowering made) without touching a buffer.
+  llvm::MapVector<Location, bool> paired;
   for (auto [index, op] : llvm::enumerate(liveness.getStepOps())) {
     unsigned step = index;
     std::optional<int64_t> bound = getOverwriteMark(op);
@@ -140,6 +144,9 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
           read.insert(it->second);
       }
     });
+    bool &done = paired[op->getLoc()];
+    if (read.empty() && written.empty())
+      continue;
     auto inputs = llvm::to_vector(llvm::make_filter_range(read, [&](unsigned id) {
       return !written.contains(id) && buffers[id].last == step;
     }));
@@ -147,15 +154,21 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
         llvm::to_vector(llvm::make_filter_range(written, [&](unsigned id) {
           return buffers[id].last > step;
         }));
-    if (inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
+    if (done || inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
       return op->emitError(
           "internal error: a convolution marked to overwrite its dying input "
           "does not read one buffer that dies here and write one that "
-          "outlives it");
+          "outlives it, once");
+    done = true;
     ArenaBuffer &output = problem[outputs.front()];
     output.overwrites = inputs.front();
     output.overwriteShift = alignOverwriteShift(*bound, alignment);
   }
+  for (auto [loc, done] : paired)
+    if (!done)
+      return emitError(loc, "internal error: no loop of a convolution marked "
+                            "to overwrite its dying input reads or writes "
+                            "a buffer");
   return success();
 }
 

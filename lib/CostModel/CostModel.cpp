@@ -766,8 +766,14 @@ mlir::memopt::getOverwriteCandidate(Operation *op, IOPlacement io) {
       isFusedGroupRoot(op) || isReturnedThroughReshapes(rescale.getResult()) ||
       getInPlaceConcat(op, io))
     return std::nullopt;
+  // The input is computed by an op that may be overwritten, or a graph
+  // input in the arena (maybe through reshapes) that nothing else reads.
   Value input = conv->getOperand(0);
-  bool graphInput = isa<BlockArgument>(input) && input.hasOneUse() &&
+  Value root = input;
+  while (root.hasOneUse() && root.getDefiningOp() &&
+         isViewOp(root.getDefiningOp()))
+    root = root.getDefiningOp()->getOperand(0);
+  bool graphInput = isa<BlockArgument>(root) && root.hasOneUse() &&
                     io == IOPlacement::Arena;
   if (!graphInput &&
       (!isOverwritableInput(input) || input.getDefiningOp<tosa::PadOp>()))

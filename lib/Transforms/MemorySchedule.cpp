@@ -84,10 +84,11 @@ static std::string describeLive(const DataflowGraph &graph,
 
 namespace {
 /// Returns true if the arena planner places the buffers of \p graph, live as
-/// in \p liveness, at the bytes they need at their peak step (the liveness
-/// lower bound): then the model's peak is the plan's. An output written
-/// over its input at a shift (getOverwrite) is a shape the step sums
-/// do not see, so this may fail where the sums fit.
+/// in \p liveness, in the bytes live at their peak step (getLiveBytesPeak):
+/// then the model's peak is the plan's. Outputs written over their inputs at
+/// a shift (getOverwrite) fix their offsets relative to each other, a shape
+/// the step sums do not see: a chain of them may span more bytes than any
+/// step holds, and then this fails.
 static bool isPlaceable(const DataflowGraph &graph,
                         const ScheduleLiveness &liveness) {
   const CostModelOptions &options = graph.getCostModel();
@@ -115,14 +116,24 @@ static bool isPlaceable(const DataflowGraph &graph,
     auto at = static_cast<int64_t>(step);
     if (node.workspaceBytes)
       buffers.push_back({node.workspaceBytes, at, at + 1, 0});
-    std::optional<Overwrite> overwrite = getOverwrite(node.op, options.io);
-    if (!overwrite || !node.inPlaceInput || node.outputs.size() != 1 ||
+    if (!node.inPlaceInput || node.outputs.size() != 1 ||
         index[*node.inPlaceInput] < 0 || index[node.outputs.front()] < 0)
       continue;
+    // The lowering writes the output over its input: at the shift of an
+    // overwrite, or into exactly its bytes (an in-place elementwise op or
+    // depthwise convolution: one buffer in the lowering, so that the pairs
+    // chain through it as the planned buffers do).
     ArenaBuffer &output = buffers[index[node.outputs.front()]];
+    const ArenaBuffer &input = buffers[index[*node.inPlaceInput]];
+    if (std::optional<Overwrite> overwrite =
+            getOverwrite(node.op, options.io)) {
+      output.overwriteShift =
+          alignOverwriteShift(overwrite->bound, options.alignment);
+    } else if (output.size != input.size ||
+               node.inPlaceSaving != input.size) {
+      continue;
+    }
     output.overwrites = index[*node.inPlaceInput];
-    output.overwriteShift =
-        alignOverwriteShift(overwrite->bound, options.alignment);
   }
   if (llvm::Error error = validateOverwrites(buffers, options.alignment)) {
     llvm::consumeError(std::move(error));
@@ -131,8 +142,8 @@ static bool isPlaceable(const DataflowGraph &graph,
   PlacementOptions placement;
   placement.alignment = options.alignment;
   std::optional<ArenaPlan> plan = planArena(buffers, placement);
-  return plan && plan->arenaSize ==
-                     getLivenessLowerBound(buffers, options.alignment);
+  return plan &&
+         plan->arenaSize == getLiveBytesPeak(buffers, options.alignment);
 }
 
 /// Reorders ops to minimize peak activation memory.

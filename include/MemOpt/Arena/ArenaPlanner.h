@@ -115,6 +115,13 @@ struct ArenaPlan {
 };
 
 /// Largest sum of footprints (getFootprint; `alignment` is the default
+/// alignment) of buffers alive at one step, each direct overwrite pair alive
+/// at the step counting the bytes its members share once: the live bytes
+/// of the schedule, which getLivenessLowerBound may exceed.
+int64_t getLiveBytesPeak(llvm::ArrayRef<ArenaBuffer> buffers,
+                         int64_t alignment);
+
+/// Largest sum of footprints (getFootprint; `alignment` is the default
 /// alignment) of buffers alive at one step, and at least the largest single
 /// footprint: no placement can use a smaller arena. A buffer with
 /// start == end is alive at no step.
