@@ -657,6 +657,14 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     graph.pinnedBytes += *getStorageBytes(buffer.value.getType(), layout);
     buffer.bytes = 0;
   }
+  // A convolution whose output is now the caller's buffer (an output
+  // computed over it on the way) writes there: it shares no arena bytes
+  // with its input, and memplan-plan-arena pairs nothing.
+  for (Node &node : graph.nodes)
+    if (node.inPlaceInput && node.outputs.size() == 1 &&
+        !graph.buffers[node.outputs.front()].bytes &&
+        getOverwrite(node.op, graph.costModel.io))
+      node.inPlaceSaving = 0;
 }
 
 // Under `io=arena` an input or output buffer takes its element's alignment
