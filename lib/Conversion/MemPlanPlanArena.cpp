@@ -124,8 +124,9 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
   llvm::DenseMap<Value, unsigned> bufferOfAlloc;
   for (auto [index, buffer] : llvm::enumerate(buffers))
     bufferOfAlloc[buffer.alloc->getResult(0)] = index;
-  // Each marked location must pair once: other top-level ops may carry it
-  // (the constants its lowering made) without touching a buffer.
+  // Each marked location must have a pixel loop (one per patch in a patched
+  // prefix): other top-level ops may carry it (the constants its lowering
+  // made) without touching a buffer.
   llvm::MapVector<Location, bool> paired;
   for (auto [index, op] : llvm::enumerate(liveness.getStepOps())) {
     unsigned step = index;
@@ -160,16 +161,14 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
     // Under io=caller the output may be the caller's buffer (an output
     // computed over it on the way): it shares no arena bytes with the input,
     // and the model counted none (DataflowGraph).
-    if (!done && outputs.empty() && writesCaller) {
-      done = true;
+    done = true;
+    if (outputs.empty() && writesCaller)
       continue;
-    }
-    if (done || inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
+    if (inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
       return op->emitError(
           "internal error: a convolution marked to overwrite its dying input "
           "does not read one buffer that dies here and write one that "
-          "outlives it, once");
-    done = true;
+          "outlives it");
     ArenaBuffer &output = problem[outputs.front()];
     output.overwrites = inputs.front();
     output.overwriteShift = alignOverwriteShift(*bound, alignment);

@@ -245,18 +245,27 @@ void MemorySchedulePass::runOnOperation() {
     if (!candidate || candidate->exact ||
         peakOp->hasAttr(kOverwriteShiftedAttrName))
       break;
-    int64_t lastPeak = result.peakBytes;
+    // The model and schedule without the mark, kept to restore.
+    std::unique_ptr<BufferLiveness> lastAnalysis = std::move(analysis);
+    schedule::Problem lastProblem = std::move(problem);
+    schedule::Result lastResult = std::move(result);
     peakOp->setAttr(kOverwriteShiftedAttrName, UnitAttr::get(&getContext()));
     if (failed(solve()))
       return signalPassFailure();
-    if (result.peakBytes < lastPeak &&
+    // Kept if the peak falls, the schedule stays as proven as it was, no
+    // clock stopped it (the output must not depend on the machine's speed),
+    // and the planner places it.
+    if (result.peakBytes < lastResult.peakBytes &&
+        (result.optimal || !lastResult.optimal) &&
+        result.stoppedBy != schedule::StopReason::Clock &&
         isPlaceable(analysis->getGraph(),
                     BufferLiveness::evaluate(analysis->getGraph(),
                                              result.order)))
       continue;
     peakOp->removeAttr(kOverwriteShiftedAttrName);
-    if (failed(solve()))
-      return signalPassFailure();
+    analysis = std::move(lastAnalysis);
+    problem = std::move(lastProblem);
+    result = std::move(lastResult);
     break;
   }
   const DataflowGraph &graph = analysis->getGraph();
