@@ -30,6 +30,15 @@
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Returns the overwrite the model counts for \p op: getOverwrite, or under
+/// CostModelOptions::assumeShiftedOverwrites every candidate.
+static std::optional<Overwrite>
+getModeledOverwrite(Operation *op, const CostModelOptions &options) {
+  return options.assumeShiftedOverwrites
+             ? getOverwriteCandidate(op, options.io)
+             : getOverwrite(op, options.io);
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -349,7 +358,7 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
   // starts alignOverwriteShift bytes from the input, and the two share the
   // rest of the input's bytes.
   if (std::optional<Overwrite> overwrite =
-          getOverwrite(op, graph.costModel.io)) {
+          getModeledOverwrite(op, graph.costModel)) {
     if (std::optional<BufferId> input = graph.lookupBuffer(overwrite->input)) {
       int64_t shift =
           alignOverwriteShift(overwrite->bound, graph.costModel.alignment);
@@ -663,7 +672,7 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
   for (Node &node : graph.nodes)
     if (node.inPlaceInput && node.outputs.size() == 1 &&
         !graph.buffers[node.outputs.front()].bytes &&
-        getOverwrite(node.op, graph.costModel.io))
+        getModeledOverwrite(node.op, graph.costModel))
       node.inPlaceSaving = 0;
 }
 

@@ -64,6 +64,11 @@ struct CostModelOptions {
   /// Alignment of the buffers in the arena (lowering model only); graph
   /// inputs and outputs in the arena may take less (getArenaAlignment).
   int64_t alignment = 16;
+  /// Count every convolution that may write over its dying input at a shift
+  /// (getOverwriteCandidate) as if `memory-schedule` had marked it: the
+  /// bytes of no schedule of the marked program are below this model's, so
+  /// its bounds are lower bounds of any marking (the budget search's).
+  bool assumeShiftedOverwrites = false;
 };
 
 /// Parses `canonical` or `lowering`.
