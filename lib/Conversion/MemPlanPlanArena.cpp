@@ -148,9 +148,10 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
           read.insert(it->second);
       }
     });
-    bool &done = paired[op->getLoc()];
+    bool &found = paired[op->getLoc()];
     if (read.empty() && written.empty())
       continue;
+    found = true;
     auto inputs = llvm::to_vector(llvm::make_filter_range(read, [&](unsigned id) {
       return !written.contains(id) && buffers[id].last == step;
     }));
@@ -161,7 +162,6 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
     // Under io=caller the output may be the caller's buffer (an output
     // computed over it on the way): it shares no arena bytes with the input,
     // and the model counted none (DataflowGraph).
-    done = true;
     if (outputs.empty() && writesCaller)
       continue;
     if (inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
@@ -173,8 +173,8 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
     output.overwrites = inputs.front();
     output.overwriteShift = alignOverwriteShift(*bound, alignment);
   }
-  for (auto [loc, done] : paired)
-    if (!done)
+  for (auto [loc, found] : paired)
+    if (!found)
       return emitError(loc, "internal error: no loop of a convolution marked "
                             "to overwrite its dying input reads or writes "
                             "a buffer");

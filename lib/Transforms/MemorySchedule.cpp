@@ -237,7 +237,8 @@ void MemorySchedulePass::runOnOperation() {
   // An output written over its input at a shift (getOverwriteCandidate) is
   // enabled at the op where the schedule peaks, one at a time, while the
   // peak falls and the planner places the model's buffers at it.
-  while (getCostModelOptions().kind == MemoryModelKind::Lowering) {
+  while (getCostModelOptions().kind == MemoryModelKind::Lowering &&
+         !result.order.empty()) {
     const DataflowGraph &graph = analysis->getGraph();
     ScheduleLiveness liveness = BufferLiveness::evaluate(graph, result.order);
     Operation *peakOp = graph.getNode(result.order[liveness.peakStep]).op;
