@@ -30,6 +30,15 @@
 using namespace mlir;
 using namespace mlir::memopt;
 
+/// Returns the overwrite the model counts for \p op: getOverwrite, or under
+/// CostModelOptions::assumeShiftedOverwrites every candidate.
+static std::optional<Overwrite>
+getModeledOverwrite(Operation *op, const CostModelOptions &options) {
+  return options.assumeShiftedOverwrites
+             ? getOverwriteCandidate(op, options.io)
+             : getOverwrite(op, options.io);
+}
+
 //===----------------------------------------------------------------------===//
 // Helpers
 //===----------------------------------------------------------------------===//
@@ -345,6 +354,20 @@ void DataflowGraphBuilder::applyLoweringRules(NodeId id) {
     overwrite(*input);
     return;
   }
+  // A convolution computed pixel by pixel over its dying input: the output
+  // starts alignOverwriteShift bytes from the input, and the two share the
+  // rest of the input's bytes.
+  if (std::optional<Overwrite> overwrite =
+          getModeledOverwrite(op, graph.costModel)) {
+    if (std::optional<BufferId> input = graph.lookupBuffer(overwrite->input)) {
+      int64_t shift =
+          alignOverwriteShift(overwrite->bound, graph.costModel.alignment);
+      node.inPlaceInput = *input;
+      node.inPlaceSaving = getOverwriteOverlap(graph.buffers[*input].bytes,
+                                               outputBytes, shift);
+    }
+    return;
+  }
   // The fused generic of an elementwise group writes over one of the
   // group's inputs that dies at it; a reduction writes a fresh buffer.
   if (isFusedGroupRoot(op)) {
@@ -643,6 +666,14 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     graph.pinnedBytes += *getStorageBytes(buffer.value.getType(), layout);
     buffer.bytes = 0;
   }
+  // A convolution whose output is now the caller's buffer (an output
+  // computed over it on the way) writes there: it shares no arena bytes
+  // with its input, and memplan-plan-arena pairs nothing.
+  for (Node &node : graph.nodes)
+    if (node.inPlaceInput && node.outputs.size() == 1 &&
+        !graph.buffers[node.outputs.front()].bytes &&
+        getModeledOverwrite(node.op, graph.costModel))
+      node.inPlaceSaving = 0;
 }
 
 // Under `io=arena` an input or output buffer takes its element's alignment

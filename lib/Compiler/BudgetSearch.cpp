@@ -28,6 +28,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -91,8 +93,11 @@ static FailureOr<int64_t> planCandidate(ModuleOp module,
 /// first: no patches and every plan of listPatchPlans.
 static FailureOr<std::vector<BudgetCandidate>>
 listCandidates(func::FuncOp func, const CompileOptions &options) {
+  // memory-schedule marks convolutions to write over their inputs after
+  // this: bounds that count every one are bounds of any marking.
   CostModelOptions costModel{MemoryModelKind::Lowering, options.io,
-                             options.alignment};
+                             options.alignment,
+                             /*assumeShiftedOverwrites=*/true};
   FailureOr<DataflowGraph> graph = DataflowGraph::build(func, costModel);
   if (failed(graph))
     return failure();
@@ -217,16 +222,40 @@ FailureOr<BudgetReport> mlir::memopt::chooseBudgetConfiguration(
                        .str());
   };
 
-  // The fewest estimated instructions that fit: cheapest first.
+  // The fewest estimated instructions that fit: cheapest first. The bounds
+  // count every convolution written over its input, which the planned
+  // program may not afford, so they prune little; a cut where more patches
+  // did not lower the planned SRAM (its peak is after the prefix) is not
+  // weighed further.
   if (report.goal == "speed") {
+    llvm::StringMap<std::pair<int64_t, int64_t>> fewestPatchesAtCut;
+    llvm::StringSet<> saturatedCuts;
     for (auto [index, candidate] : llvm::enumerate(candidates)) {
       if (candidate.lowerBound > budget) {
         candidate.status = "bound over the budget";
         continue;
       }
+      auto [grid, cut] = StringRef(candidate.patches).split('@');
+      if (saturatedCuts.contains(cut)) {
+        candidate.status = "more patches at its cut did not lower the SRAM";
+        continue;
+      }
       if (evaluations == kBudgetMaxEvaluations)
         break;
       evaluate(candidate);
+      if (!cut.empty() && candidate.sramBytes) {
+        auto [rows, cols] = grid.split('x');
+        int64_t patches = std::stoll(rows.str()) * std::stoll(cols.str());
+        auto [it, inserted] = fewestPatchesAtCut.try_emplace(
+            cut, patches, *candidate.sramBytes);
+        if (!inserted && it->second.first < patches &&
+            it->second.second <= *candidate.sramBytes)
+          saturatedCuts.insert(cut);
+        else if (!inserted && it->second.first == patches)
+          it->second.second = std::min(it->second.second, *candidate.sramBytes);
+        else if (!inserted)
+          it->second = {patches, *candidate.sramBytes};
+      }
       if (candidate.sramBytes && *candidate.sramBytes <= budget) {
         report.chosen = index;
         report.reason = "the fewest estimated instructions among the "

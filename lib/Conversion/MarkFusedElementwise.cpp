@@ -49,6 +49,8 @@ struct MarkFusedElementwisePass
           addLocationMark(&op, kFusedAccumulatorLocName);
         else if (getInPlaceConcat(&op, io))
           addLocationMark(&op, kIntoConcatSliceLocName);
+        else if (std::optional<Overwrite> overwrite = getOverwrite(&op, io))
+          addOverwriteMark(&op, overwrite->bound);
       }
   }
 };

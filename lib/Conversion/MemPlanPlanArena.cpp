@@ -24,10 +24,13 @@
 #include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -95,6 +98,87 @@ static void promoteRegisterAccumulators(func::FuncOp func) {
     alloc.replaceAllUsesWith(slot);
     alloc.erase();
   }
+}
+
+/// Returns the top-level memref value \p value views (through view-like
+/// ops), or \p value itself.
+static Value getViewedRoot(Value value) {
+  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
+    value = view.getViewSource();
+  return value;
+}
+
+/// Makes the output of every convolution that the lowering computes over its
+/// dying input (memopt::getOverwrite) overwrite the input's buffer in
+/// \p problem. The top-level op whose location records the overwrite bound
+/// (getOverwriteMark: the fused pixel loop) reads the input, which dies
+/// there and which nothing in the loop writes, and writes the output, which
+/// outlives it (its padded window and accumulator die with the loop). The
+/// output is placed at the aligned bound from the input, the shift the model
+/// counted. Fails with a diagnostic at the loop if the IR does not have that
+/// form: the model counted the bytes the pair shares.
+static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
+                                       MutableArrayRef<ArenaBuffer> problem,
+                                       int64_t alignment) {
+  ArrayRef<MemRefBuffer> buffers = liveness.getBuffers();
+  llvm::DenseMap<Value, unsigned> bufferOfAlloc;
+  for (auto [index, buffer] : llvm::enumerate(buffers))
+    bufferOfAlloc[buffer.alloc->getResult(0)] = index;
+  // Each marked location must have a pixel loop (one per patch in a patched
+  // prefix): other top-level ops may carry it (the constants its lowering
+  // made) without touching a buffer.
+  llvm::MapVector<Location, bool> paired;
+  for (auto [index, op] : llvm::enumerate(liveness.getStepOps())) {
+    unsigned step = index;
+    std::optional<int64_t> bound = getOverwriteMark(op);
+    if (!bound || isa<memref::AllocOp>(op))
+      continue;
+    llvm::SmallSetVector<unsigned, 4> read, written;
+    bool writesCaller = false;
+    op->walk([&](linalg::LinalgOp linalgOp) {
+      for (OpOperand &operand : linalgOp->getOpOperands()) {
+        Value root = getViewedRoot(operand.get());
+        auto it = bufferOfAlloc.find(root);
+        writesCaller |= linalgOp.isDpsInit(&operand) && isa<BlockArgument>(root);
+        if (it == bufferOfAlloc.end())
+          continue;
+        if (linalgOp.isDpsInit(&operand))
+          written.insert(it->second);
+        else
+          read.insert(it->second);
+      }
+    });
+    bool &found = paired[op->getLoc()];
+    if (read.empty() && written.empty())
+      continue;
+    found = true;
+    auto inputs = llvm::to_vector(llvm::make_filter_range(read, [&](unsigned id) {
+      return !written.contains(id) && buffers[id].last == step;
+    }));
+    auto outputs =
+        llvm::to_vector(llvm::make_filter_range(written, [&](unsigned id) {
+          return buffers[id].last > step;
+        }));
+    // Under io=caller the output may be the caller's buffer (an output
+    // computed over it on the way): it shares no arena bytes with the input,
+    // and the model counted none (DataflowGraph).
+    if (outputs.empty() && writesCaller)
+      continue;
+    if (inputs.size() != 1 || outputs.size() != 1 || *bound > 0)
+      return op->emitError(
+          "internal error: a convolution marked to overwrite its dying input "
+          "does not read one buffer that dies here and write one that "
+          "outlives it");
+    ArenaBuffer &output = problem[outputs.front()];
+    output.overwrites = inputs.front();
+    output.overwriteShift = alignOverwriteShift(*bound, alignment);
+  }
+  for (auto [loc, found] : paired)
+    if (!found)
+      return emitError(loc, "internal error: no loop of a convolution marked "
+                            "to overwrite its dying input reads or writes "
+                            "a buffer");
+  return success();
 }
 
 void MemPlanPlanArenaPass::runOnOperation() {
@@ -168,6 +252,13 @@ void MemPlanPlanArenaPass::runOnOperation() {
     }
     problem.push_back(
         {buffer.sizeInBytes, buffer.first, buffer.last + 1, bufferAlignment});
+  }
+  if (failed(addOverwritePairs(liveness, problem, alignment)))
+    return signalPassFailure();
+  if (llvm::Error error = validateOverwrites(problem, alignment)) {
+    func.emitError("internal error: invalid overwrite pairs: ")
+        << llvm::toString(std::move(error));
+    return signalPassFailure();
   }
   int64_t lowerBound = getLivenessLowerBound(problem, alignment);
 
@@ -280,7 +371,8 @@ void MemPlanPlanArenaPass::runOnOperation() {
                                            builder.getI64IntegerAttr(alignment))
                       .getArena();
     llvm::SetVector<Operation *> deallocs;
-    for (auto [buffer, offset] : llvm::zip_equal(buffers, plan->offsets)) {
+    for (auto [index, buffer] : llvm::enumerate(buffers)) {
+      int64_t offset = plan->offsets[index];
       deallocs.insert(buffer.deallocs.begin(), buffer.deallocs.end());
       Operation *alloc = buffer.alloc;
       builder.setInsertionPoint(alloc);
@@ -289,6 +381,9 @@ void MemPlanPlanArenaPass::runOnOperation() {
           builder.getI64IntegerAttr(offset),
           builder.getI64IntegerAttr(buffer.first),
           builder.getI64IntegerAttr(buffer.last));
+      if (int64_t overwritten = problem[index].overwrites; overwritten >= 0)
+        place->setAttr(memplan::kOverwritesAttrName,
+                       builder.getI64IntegerAttr(plan->offsets[overwritten]));
       alloc->getResult(0).replaceAllUsesWith(place.getResult());
     }
     for (Operation *dealloc : deallocs)

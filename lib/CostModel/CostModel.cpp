@@ -81,9 +81,9 @@ bool mlir::memopt::isCopiedSlice(Operation *op) {
          isReturnedThroughReshapes(op->getResult(0));
 }
 
-bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
-  if (input.getType() != resultType)
-    return false;
+/// Returns true if the lowering may write over the buffer of \p input at the
+/// op that reads it: see canOverwriteOperand, without its type check.
+static bool isOverwritableInput(Value input) {
   // Through reshapes (which keep every byte) to the op that computes it; a
   // slice is part of a larger buffer that would outlive the op.
   for (Value value = input;;) {
@@ -95,6 +95,10 @@ bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
       return true;
     value = def->getOperand(0);
   }
+}
+
+bool mlir::memopt::canOverwriteOperand(Value input, Type resultType) {
+  return input.getType() == resultType && isOverwritableInput(input);
 }
 
 bool mlir::memopt::isElementwiseOp(Operation *op) {
@@ -702,6 +706,121 @@ Operation *mlir::memopt::getInPlaceConcat(Operation *op, IOPlacement io) {
     producesOwnBuffer = !getInPlaceDepthwise(op);
   }
   return producesOwnBuffer ? concat.getOperation() : nullptr;
+}
+
+int64_t mlir::memopt::getOverwriteBound(const OverwriteWindow &window) {
+  const OverwriteWindow &w = window;
+  int64_t inputPixels = w.inputHeight * w.inputWidth;
+  // The first input pixel read by the window whose top-left tap is at
+  // (row, col), clamped to the image; past its right edge, the next row.
+  auto firstRead = [&](int64_t row, int64_t col) {
+    row = std::max<int64_t>(row, 0);
+    col = std::max<int64_t>(col, 0);
+    if (col >= w.inputWidth) {
+      ++row;
+      col = 0;
+    }
+    return row >= w.inputHeight ? inputPixels : row * w.inputWidth + col;
+  };
+  int64_t bound = 0;
+  for (int64_t r = 0; r < w.outputHeight; ++r)
+    for (int64_t c = 0; c < w.outputWidth; ++c) {
+      // The later pixels' windows start at the next one in this row, or at
+      // the first of the next row.
+      int64_t next = inputPixels;
+      if (c + 1 < w.outputWidth)
+        next = firstRead(r * w.strideHeight - w.padTop,
+                         (c + 1) * w.strideWidth - w.padLeft);
+      if (r + 1 < w.outputHeight)
+        next = std::min(
+            next, firstRead((r + 1) * w.strideHeight - w.padTop, -w.padLeft));
+      if (c + 1 == w.outputWidth && r + 1 == w.outputHeight)
+        break;
+      int64_t written = (r * w.outputWidth + c + 1) * w.outputPixelBytes;
+      bound = std::min(bound, next * w.inputPixelBytes - written);
+    }
+  return bound;
+}
+
+int64_t mlir::memopt::alignOverwriteShift(int64_t bound, int64_t alignment) {
+  assert(bound <= 0 && alignment > 0 && "a bound <= 0 expected");
+  return -static_cast<int64_t>(llvm::alignTo(-bound, alignment));
+}
+
+int64_t mlir::memopt::getOverwriteOverlap(int64_t inputBytes,
+                                          int64_t outputBytes, int64_t shift) {
+  return std::max<int64_t>(0, std::min(inputBytes, shift + outputBytes) -
+                                  std::max<int64_t>(0, shift));
+}
+
+std::optional<Overwrite>
+mlir::memopt::getOverwriteCandidate(Operation *op, IOPlacement io) {
+  auto rescale = dyn_cast<tosa::RescaleOp>(op);
+  Operation *conv = rescale ? rescale.getInput().getDefiningOp() : nullptr;
+  // A one-pixel accumulator (a fully connected layer) is computed one output
+  // element at a time, each reading the whole input; an in-place depthwise
+  // convolution, one channel at a time.
+  if (!conv || !isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(conv) ||
+      !isFusedAccumulator(conv) || isRegisterAccumulator(conv) ||
+      getInPlaceDepthwise(op) || isFusedIntoConsumer(op) ||
+      isFusedGroupRoot(op) || isReturnedThroughReshapes(rescale.getResult()) ||
+      getInPlaceConcat(op, io))
+    return std::nullopt;
+  // The input is computed by an op that may be overwritten, or a graph
+  // input in the arena (maybe through reshapes) that nothing else reads.
+  Value input = conv->getOperand(0);
+  Value root = input;
+  while (root.hasOneUse() && root.getDefiningOp() &&
+         isViewOp(root.getDefiningOp()))
+    root = root.getDefiningOp()->getOperand(0);
+  bool graphInput = isa<BlockArgument>(root) && root.hasOneUse() &&
+                    io == IOPlacement::Arena;
+  if (!graphInput &&
+      (!isOverwritableInput(input) || input.getDefiningOp<tosa::PadOp>()))
+    return std::nullopt;
+  auto inputType = dyn_cast<RankedTensorType>(input.getType());
+  auto outputType = dyn_cast<RankedTensorType>(rescale.getType());
+  std::optional<WindowShape> shape = getWindowShape(conv);
+  if (!inputType || !outputType || !shape || !inputType.hasStaticShape() ||
+      !outputType.hasStaticShape() || inputType.getRank() != 4 ||
+      outputType.getRank() != 4 || inputType.getDimSize(0) != 1 ||
+      outputType.getDimSize(0) != 1)
+    return std::nullopt;
+  DataLayout layout = DataLayout::closest(op);
+  ArrayRef<int64_t> stride =
+      isa<tosa::Conv2DOp>(conv) ? cast<tosa::Conv2DOp>(conv).getStride()
+                                : cast<tosa::DepthwiseConv2DOp>(conv).getStride();
+  OverwriteWindow window;
+  window.inputHeight = inputType.getDimSize(1);
+  window.inputWidth = inputType.getDimSize(2);
+  window.inputPixelBytes =
+      inputType.getDimSize(3) * getElementBytes(inputType, layout);
+  window.outputHeight = outputType.getDimSize(1);
+  window.outputWidth = outputType.getDimSize(2);
+  window.outputPixelBytes =
+      outputType.getDimSize(3) * getElementBytes(outputType, layout);
+  window.strideHeight = stride[0];
+  window.strideWidth = stride[1];
+  window.padTop = shape->pad[0];
+  window.padLeft = shape->pad[2];
+  if (window.inputPixelBytes <= 0 || window.outputPixelBytes <= 0)
+    return std::nullopt;
+  Overwrite overwrite{conv, input, getOverwriteBound(window), false};
+  overwrite.exact = overwrite.bound == 0 &&
+                    window.inputHeight * window.inputWidth *
+                            window.inputPixelBytes ==
+                        window.outputHeight * window.outputWidth *
+                            window.outputPixelBytes;
+  return overwrite;
+}
+
+std::optional<Overwrite> mlir::memopt::getOverwrite(Operation *op,
+                                                    IOPlacement io) {
+  std::optional<Overwrite> overwrite = getOverwriteCandidate(op, io);
+  if (overwrite && !overwrite->exact &&
+      !op->hasAttr(kOverwriteShiftedAttrName))
+    return std::nullopt;
+  return overwrite;
 }
 
 int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {

@@ -15,6 +15,7 @@
 
 #include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/Analysis/ScheduleProblemBuilder.h"
+#include "MemOpt/Arena/ArenaPlanner.h"
 #include "MemOpt/Transforms/ScheduleAttributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -82,6 +83,69 @@ static std::string describeLive(const DataflowGraph &graph,
 }
 
 namespace {
+/// Returns true if the arena planner places the buffers of \p graph, live as
+/// in \p liveness, in the bytes live at their peak step (getLiveBytesPeak):
+/// then the model's peak is the plan's. Outputs written over their inputs at
+/// a shift (getOverwrite) fix their offsets relative to each other, a shape
+/// the step sums do not see: a chain of them may span more bytes than any
+/// step holds, and then this fails.
+static bool isPlaceable(const DataflowGraph &graph,
+                        const ScheduleLiveness &liveness) {
+  const CostModelOptions &options = graph.getCostModel();
+  SmallVector<ArenaBuffer> buffers;
+  SmallVector<int64_t> index(graph.getNumBuffers(), -1);
+  for (BufferId id = 0; id < graph.getNumBuffers(); ++id) {
+    const Buffer &buffer = graph.getBuffer(id);
+    bool isIO = buffer.isGraphInput() || buffer.isGraphOutput;
+    if (!buffer.bytes || (isIO && options.io == IOPlacement::Caller))
+      continue;
+    // The graph's inputs and outputs in the arena take their element's
+    // alignment (getArenaAlignment), the other buffers the arena's.
+    int64_t align = 0;
+    if (isIO)
+      align = std::clamp<int64_t>(
+          cast<ShapedType>(buffer.value.getType()).getElementTypeBitWidth() /
+              8,
+          1, options.alignment);
+    index[id] = static_cast<int64_t>(buffers.size());
+    buffers.push_back({buffer.bytes, liveness.intervals[id].first,
+                       liveness.intervals[id].last + 1, align});
+  }
+  for (auto [step, nodeId] : llvm::enumerate(liveness.order)) {
+    const Node &node = graph.getNode(nodeId);
+    auto at = static_cast<int64_t>(step);
+    if (node.workspaceBytes)
+      buffers.push_back({node.workspaceBytes, at, at + 1, 0});
+    if (!node.inPlaceInput || node.outputs.size() != 1 ||
+        index[*node.inPlaceInput] < 0 || index[node.outputs.front()] < 0)
+      continue;
+    // The lowering writes the output over its input: at the shift of an
+    // overwrite, or into exactly its bytes (an in-place elementwise op or
+    // depthwise convolution: one buffer in the lowering, so that the pairs
+    // chain through it as the planned buffers do).
+    ArenaBuffer &output = buffers[index[node.outputs.front()]];
+    const ArenaBuffer &input = buffers[index[*node.inPlaceInput]];
+    if (std::optional<Overwrite> overwrite =
+            getOverwrite(node.op, options.io)) {
+      output.overwriteShift =
+          alignOverwriteShift(overwrite->bound, options.alignment);
+    } else if (output.size != input.size ||
+               node.inPlaceSaving != input.size) {
+      continue;
+    }
+    output.overwrites = index[*node.inPlaceInput];
+  }
+  if (llvm::Error error = validateOverwrites(buffers, options.alignment)) {
+    llvm::consumeError(std::move(error));
+    return false;
+  }
+  PlacementOptions placement;
+  placement.alignment = options.alignment;
+  std::optional<ArenaPlan> plan = planArena(buffers, placement);
+  return plan &&
+         plan->arenaSize == getLiveBytesPeak(buffers, options.alignment);
+}
+
 /// Reorders ops to minimize peak activation memory.
 struct MemorySchedulePass
     : public memopt::impl::MemorySchedulePassBase<MemorySchedulePass> {
@@ -116,19 +180,10 @@ void MemorySchedulePass::runOnOperation() {
   int64_t budgetBytes = budget;
   // The time limit covers the whole pass, building the graph included.
   auto start = std::chrono::steady_clock::now();
-  BufferLiveness analysis(func, getCostModelOptions());
-  if (!analysis.isValid())
-    return signalPassFailure();
-  const DataflowGraph &graph = analysis.getGraph();
-
-  schedule::Problem problem =
-      buildScheduleProblem(graph, ScheduleProblemOptions{/*withNames=*/true});
+  std::unique_ptr<BufferLiveness> analysis;
+  schedule::Problem problem;
+  schedule::Result result;
   std::string whyNot;
-  if (failed(problem.check(&whyNot))) {
-    emitError(func.getLoc(), "memory-schedule: ill-formed scheduling problem: ")
-        << whyNot;
-    return signalPassFailure();
-  }
 
   schedule::Limits limits{timeLimitMs, maxStates};
   limits.start = start;
@@ -151,23 +206,73 @@ void MemorySchedulePass::runOnOperation() {
               << progress.segmentPeak - progress.segmentBound << " bytes)";
         };
   }
-  schedule::Result result = schedule::scheduleForMemory(problem, *kind, limits);
-  // A heuristic never makes things worse than the input.
-  if (*kind == ScheduleAlgorithm::Greedy &&
-      result.peakBytes > result.inputPeakBytes) {
-    result.order = problem.getInputOrder();
-    result.peakBytes = result.inputPeakBytes;
-    result.optimal = result.peakBytes == result.lowerBound;
+  // Builds the model of the function as its attributes stand and schedules
+  // it into `analysis`, `problem` and `result`.
+  auto solve = [&]() -> LogicalResult {
+    analysis = std::make_unique<BufferLiveness>(func, getCostModelOptions());
+    if (!analysis->isValid())
+      return failure();
+    problem = buildScheduleProblem(analysis->getGraph(),
+                                   ScheduleProblemOptions{/*withNames=*/true});
+    if (failed(problem.check(&whyNot)))
+      return emitError(func.getLoc(),
+                       "memory-schedule: ill-formed scheduling problem: ")
+             << whyNot;
+    result = schedule::scheduleForMemory(problem, *kind, limits);
+    // A heuristic never makes things worse than the input.
+    if (*kind == ScheduleAlgorithm::Greedy &&
+        result.peakBytes > result.inputPeakBytes) {
+      result.order = problem.getInputOrder();
+      result.peakBytes = result.inputPeakBytes;
+      result.optimal = result.peakBytes == result.lowerBound;
+    }
+    if (failed(problem.verify(result.order, &whyNot)))
+      return emitError(func.getLoc(), "memory-schedule: the scheduler "
+                                      "returned an invalid order for @")
+             << func.getSymName() << ": " << whyNot;
+    return success();
+  };
+  if (failed(solve()))
+    return signalPassFailure();
+  // An output written over its input at a shift (getOverwriteCandidate) is
+  // enabled at the op where the schedule peaks, one at a time, while the
+  // peak falls and the planner places the model's buffers at it.
+  while (getCostModelOptions().kind == MemoryModelKind::Lowering &&
+         !result.order.empty()) {
+    const DataflowGraph &graph = analysis->getGraph();
+    ScheduleLiveness liveness = BufferLiveness::evaluate(graph, result.order);
+    Operation *peakOp = graph.getNode(result.order[liveness.peakStep]).op;
+    std::optional<Overwrite> candidate = getOverwriteCandidate(peakOp, io);
+    if (!candidate || candidate->exact ||
+        peakOp->hasAttr(kOverwriteShiftedAttrName))
+      break;
+    // The model and schedule without the mark, kept to restore.
+    std::unique_ptr<BufferLiveness> lastAnalysis = std::move(analysis);
+    schedule::Problem lastProblem = std::move(problem);
+    schedule::Result lastResult = std::move(result);
+    peakOp->setAttr(kOverwriteShiftedAttrName, UnitAttr::get(&getContext()));
+    if (failed(solve()))
+      return signalPassFailure();
+    // Kept if the peak falls, the schedule stays as proven as it was, no
+    // clock stopped it (the output must not depend on the machine's speed),
+    // and the planner places it.
+    if (result.peakBytes < lastResult.peakBytes &&
+        (result.optimal || !lastResult.optimal) &&
+        result.stoppedBy != schedule::StopReason::Clock &&
+        isPlaceable(analysis->getGraph(),
+                    BufferLiveness::evaluate(analysis->getGraph(),
+                                             result.order)))
+      continue;
+    peakOp->removeAttr(kOverwriteShiftedAttrName);
+    analysis = std::move(lastAnalysis);
+    problem = std::move(lastProblem);
+    result = std::move(lastResult);
+    break;
   }
+  const DataflowGraph &graph = analysis->getGraph();
   int64_t elapsedMs = std::chrono::duration_cast<std::chrono::milliseconds>(
                           std::chrono::steady_clock::now() - start)
                           .count();
-  if (failed(problem.verify(result.order, &whyNot))) {
-    emitError(func.getLoc(), "memory-schedule: the scheduler returned an "
-                             "invalid order for @")
-        << func.getSymName() << ": " << whyNot;
-    return signalPassFailure();
-  }
 
   peakBefore += result.inputPeakBytes;
   peakAfter += result.peakBytes;

@@ -39,12 +39,16 @@
 // ONE-NOT: memref.alloc
 // ONE-NOT: memref.copy
 
-// io=arena: x (512) and the output (512) are arena buffers; the peak moves to
-// the expand conv: x 512 + E 1024 + 64 = 1600 (the dw step is 1120 as
-// above, the project step 1024 + 512 + 32 = 1568).
+// io=arena: x (512) and the output (512) are arena buffers. The expand conv
+// would peak at x 512 + E 1024 + 64 = 1600, but it writes E over x, which
+// dies there (docs/MemoryModel.md, "Convolutions over their dying inputs"):
+// E's pixel q ends at byte 16(q + 1), the next pixel reads x from 8(q + 1),
+// so E starts 8 * 63 = 504 bytes below x, 512 at 16 bytes, and the two
+// share x's 512 bytes: 1088. The peak moves to the project step,
+// E 1024 + the output 512 + 32 = 1568 (the dw step is 1120 as above).
 // RUN: mem-opt %s --cortex-m-pipeline="stop-after=plan io=arena" | FileCheck %s --check-prefix=ARENA
-// ARENA: memopt.peak_bytes = 1600
-// ARENA-SAME: memplan.arena_size = 1600
+// ARENA: memopt.peak_bytes = 1568
+// ARENA-SAME: memplan.arena_size = 1568
 
 // The same with an f32 depthwise conv (no rescale), io=caller (x 1x6x6x4
 // f32 = 576 B and the output 576 B pinned). The output clamp overwrites the

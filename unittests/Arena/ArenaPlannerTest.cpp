@@ -27,6 +27,9 @@
 #include "rapidcheck/gtest.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace mlir;
@@ -40,9 +43,20 @@ bool collide(const ArenaBuffer &a, const ArenaBuffer &b) {
   return a.size > 0 && b.size > 0 && a.start < b.end && b.start < a.end;
 }
 
+/// Returns true if buffers \p i and \p j are a direct overwrite pair, the
+/// only buffers that may share bytes while both are alive.
+bool directPair(const std::vector<ArenaBuffer> &buffers, size_t i, size_t j) {
+  return buffers[i].overwrites == static_cast<int64_t>(j) ||
+         buffers[j].overwrites == static_cast<int64_t>(i);
+}
+
 /// Brute force: the smallest arena over every assignment of aligned offsets
 /// below the sum of aligned sizes. A buffer's alignment is its own, or
 /// \p alignment if it has none; it occupies its size rounded up to it.
+/// With overwrite pairs, a buffer paired with an earlier one has its offset
+/// fixed by the pair's shift, direct pairs may share bytes, and the search
+/// looks below the sum of aligned sizes, shifts and alignments (enough for
+/// any valid instance); -1 means no placement exists.
 int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
                           int64_t alignment) {
   auto alignOf = [&](const ArenaBuffer &b) {
@@ -51,9 +65,18 @@ int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
   auto bytesOf = [&](const ArenaBuffer &b) {
     return static_cast<int64_t>(llvm::alignTo(b.size, alignOf(b)));
   };
-  int64_t best = 0;
-  for (const ArenaBuffer &b : buffers)
+  bool hasPairs = false;
+  int64_t best = 0, slack = 1;
+  for (const ArenaBuffer &b : buffers) {
     best += bytesOf(b);
+    slack += std::abs(b.overwriteShift) + alignOf(b);
+    hasPairs |= b.overwrites >= 0;
+  }
+  // Without pairs the sum itself is a placement (one after another, the
+  // largest alignment first); with pairs, find one.
+  if (hasPairs)
+    best += slack;
+  bool found = !hasPairs;
   std::vector<int64_t> offsets(buffers.size(), 0);
   // Assigns buffer k given buffers [0, k), the current height `height`.
   auto assign = [&](auto &self, size_t k, int64_t height) -> void {
@@ -61,42 +84,83 @@ int64_t bruteForceOptimum(const std::vector<ArenaBuffer> &buffers,
       return;
     if (k == buffers.size()) {
       best = height;
+      found = true;
       return;
     }
     const ArenaBuffer &buffer = buffers[k];
     int64_t aligned = bytesOf(buffer);
-    for (int64_t offset = 0; offset + aligned < best;
-         offset += alignOf(buffer)) {
-      bool free = true;
-      for (size_t j = 0; j < k && free; ++j)
-        free = !collide(buffer, buffers[j]) || offset + aligned <= offsets[j] ||
-               offsets[j] + bytesOf(buffers[j]) <= offset;
-      if (!free)
-        continue;
+    auto tryOffset = [&](int64_t offset) {
+      for (size_t j = 0; j < k; ++j)
+        if (collide(buffer, buffers[j]) && !directPair(buffers, j, k) &&
+            offset + aligned > offsets[j] &&
+            offsets[j] + bytesOf(buffers[j]) > offset)
+          return;
       offsets[k] = offset;
       self(self, k + 1, std::max(height, offset + aligned));
+    };
+    // Offsets fixed by pairs with earlier buffers (all must agree).
+    std::optional<int64_t> fixed;
+    bool consistent = true;
+    auto fix = [&](int64_t offset) {
+      consistent &= !fixed || *fixed == offset;
+      fixed = offset;
+    };
+    if (buffer.overwrites >= 0 && static_cast<size_t>(buffer.overwrites) < k)
+      fix(offsets[buffer.overwrites] + buffer.overwriteShift);
+    for (size_t j = 0; j < k; ++j)
+      if (buffers[j].overwrites == static_cast<int64_t>(k))
+        fix(offsets[j] - buffers[j].overwriteShift);
+    if (fixed) {
+      if (consistent && *fixed >= 0 && *fixed % alignOf(buffer) == 0)
+        tryOffset(*fixed);
+      return;
     }
+    for (int64_t offset = 0; offset + aligned < best;
+         offset += alignOf(buffer))
+      tryOffset(offset);
   };
   assign(assign, 0, 0);
-  return best;
+  return found ? best : -1;
 }
 
-/// Independent check of a plan: aligned offsets, inside the arena, no two
-/// colliding buffers share a byte.
+/// Independent check of a plan: offsets aligned (each buffer's own
+/// alignment, else \p alignment), inside the arena, no two colliding
+/// buffers share a byte unless they are a direct overwrite pair, and each
+/// pair at its shift. Returns what is wrong, or "".
+std::string planError(const std::vector<ArenaBuffer> &buffers,
+                      const ArenaPlan &plan, int64_t alignment) {
+  if (plan.offsets.size() != buffers.size())
+    return "wrong number of offsets";
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    const ArenaBuffer &b = buffers[i];
+    int64_t align = b.alignment ? b.alignment : alignment;
+    int64_t bytes = static_cast<int64_t>(llvm::alignTo(b.size, align));
+    std::string name = "buffer " + std::to_string(i);
+    if (plan.offsets[i] < 0 || plan.offsets[i] % align)
+      return name + " misaligned";
+    if (plan.offsets[i] + bytes > plan.arenaSize)
+      return name + " outside the arena";
+    if (b.overwrites >= 0 &&
+        plan.offsets[i] != plan.offsets[b.overwrites] + b.overwriteShift)
+      return name + " not at its shift";
+    for (size_t j = i + 1; j < buffers.size(); ++j) {
+      const ArenaBuffer &c = buffers[j];
+      int64_t cBytes = static_cast<int64_t>(
+          llvm::alignTo(c.size, c.alignment ? c.alignment : alignment));
+      if (collide(b, c) && !directPair(buffers, i, j) &&
+          plan.offsets[i] < plan.offsets[j] + cBytes &&
+          plan.offsets[j] < plan.offsets[i] + bytes)
+        return name + " overlaps buffer " + std::to_string(j);
+    }
+  }
+  return "";
+}
+
+/// Independent check of a plan (planError) that also asks isValidPlan.
 void expectValid(const std::vector<ArenaBuffer> &buffers, const ArenaPlan &plan,
                  int64_t alignment) {
-  ASSERT_EQ(plan.offsets.size(), buffers.size());
   EXPECT_EQ(plan.arenaSize % alignment, 0);
-  for (size_t i = 0; i < buffers.size(); ++i) {
-    EXPECT_GE(plan.offsets[i], 0);
-    EXPECT_EQ(plan.offsets[i] % alignment, 0);
-    EXPECT_LE(plan.offsets[i] + buffers[i].size, plan.arenaSize);
-    for (size_t j = i + 1; j < buffers.size(); ++j)
-      if (collide(buffers[i], buffers[j]))
-        EXPECT_TRUE(plan.offsets[i] + buffers[i].size <= plan.offsets[j] ||
-                    plan.offsets[j] + buffers[j].size <= plan.offsets[i])
-            << "buffers " << i << " and " << j << " overlap";
-  }
+  EXPECT_EQ(planError(buffers, plan, alignment), "");
   EXPECT_TRUE(isValidPlan(buffers, plan, alignment));
 }
 
@@ -132,6 +196,134 @@ std::vector<ArenaBuffer> genBuffers(int maxCount, int64_t maxSize,
 constexpr PlacementAlgorithm allAlgorithms[] = {
     PlacementAlgorithm::NoReuse, PlacementAlgorithm::GreedyBySize,
     PlacementAlgorithm::Best};
+
+
+/// Generates 1 to 6 buffers with sizes of 1 to 4 units of \p unit bytes,
+/// lifetimes inside [0, 5] (with \p mixedAlignments, each its own alignment
+/// of 1 to 8 bytes or none), and up to 2 overwrite pairs: B overwrites A,
+/// starting while A is alive, at -4 to 4 times the larger of the two
+/// alignments (\p alignment for buffers without one). No buffer overwrites,
+/// or is overwritten by, two; no cycle.
+std::vector<ArenaBuffer> genPairedBuffers(int64_t unit, int64_t alignment,
+                                          bool mixedAlignments) {
+  int count = *rc::gen::element(1, 2, 3, 4, 5, 6);
+  std::vector<ArenaBuffer> buffers;
+  for (int i = 0; i < count; ++i) {
+    ArenaBuffer b;
+    b.size = *rc::gen::inRange<int64_t>(1, 4 * unit + 1);
+    b.start = *rc::gen::inRange<int64_t>(0, 5);
+    b.end = *rc::gen::inRange<int64_t>(b.start, 6);
+    if (mixedAlignments)
+      b.alignment = *rc::gen::element<int64_t>(0, 1, 2, 4, 8);
+    buffers.push_back(b);
+  }
+  int pairs = *rc::gen::element(0, 1, 2, 2);
+  for (int p = 0; p < pairs; ++p) {
+    // Every (A, B) that may still be linked: A has a lifetime to start in,
+    // nothing overwrites A yet, B overwrites nothing yet, and following the
+    // links from A does not come back to B.
+    std::vector<std::pair<int, int>> candidates;
+    for (int a = 0; a < count; ++a)
+      for (int b = 0; b < count; ++b) {
+        bool taken = llvm::any_of(
+            buffers, [&](const ArenaBuffer &c) { return c.overwrites == a; });
+        bool cycle = false;
+        for (int64_t id = a; id >= 0 && !cycle; id = buffers[id].overwrites)
+          cycle = id == b;
+        if (a != b && buffers[a].start < buffers[a].end &&
+            buffers[b].overwrites < 0 && !taken && !cycle)
+          candidates.push_back({a, b});
+      }
+    if (candidates.empty())
+      break;
+    auto [a, b] = *rc::gen::elementOf(candidates);
+    ArenaBuffer &victim = buffers[a], &writer = buffers[b];
+    writer.start = *rc::gen::inRange<int64_t>(victim.start, victim.end);
+    writer.end = *rc::gen::inRange<int64_t>(writer.start + 1, 6);
+    int64_t align =
+        std::max(victim.alignment ? victim.alignment : alignment,
+                 writer.alignment ? writer.alignment : alignment);
+    writer.overwrites = a;
+    writer.overwriteShift = align * *rc::gen::inRange<int64_t>(-4, 5);
+  }
+  return buffers;
+}
+
+/// Checks every algorithm on \p buffers with overwrite pairs against the
+/// brute force: valid plans, at or above the optimum and the lower bound,
+/// `best` at the optimum whenever it claims to be minimal. Pairs that
+/// validateOverwrites rejects must be exactly those without any placement.
+void checkPairs(const std::vector<ArenaBuffer> &buffers, int64_t alignment) {
+  llvm::Error error = validateOverwrites(buffers, alignment);
+  bool valid = !error;
+  llvm::consumeError(std::move(error));
+  if (!valid) {
+    // Rejected pairs have no placement even without the other buffers
+    // (which keeps the exhaustive brute force small).
+    std::vector<ArenaBuffer> paired;
+    std::vector<int64_t> index(buffers.size(), -1);
+    for (auto [i, b] : llvm::enumerate(buffers))
+      if (b.overwrites >= 0 ||
+          llvm::any_of(buffers, [&, i = i](const ArenaBuffer &c) {
+            return c.overwrites == static_cast<int64_t>(i);
+          })) {
+        index[i] = paired.size();
+        paired.push_back(b);
+      }
+    for (ArenaBuffer &b : paired)
+      if (b.overwrites >= 0)
+        b.overwrites = index[b.overwrites];
+    RC_ASSERT(bruteForceOptimum(paired, alignment) == -1);
+    return;
+  }
+  int64_t optimum = bruteForceOptimum(buffers, alignment);
+  RC_ASSERT(optimum >= 0);
+  int64_t lower = getLivenessLowerBound(buffers, alignment);
+  RC_ASSERT(lower <= optimum);
+  std::optional<ArenaPlan> greedy, best;
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan(buffers, algorithm, alignment);
+    RC_ASSERT(p.has_value());
+    RC_ASSERT(planError(buffers, *p, alignment) == "");
+    RC_ASSERT(isValidPlan(buffers, *p, alignment));
+    RC_ASSERT(p->arenaSize >= optimum);
+    if (algorithm == PlacementAlgorithm::GreedyBySize)
+      greedy = p;
+    if (algorithm == PlacementAlgorithm::Best)
+      best = p;
+  }
+  RC_ASSERT(best->arenaSize <= greedy->arenaSize);
+  // A plan at the bound is minimal; one claimed minimal is the optimum.
+  if (best->arenaSize == lower)
+    RC_ASSERT(best->provenMinimal);
+  if (best->provenMinimal)
+    RC_ASSERT(best->arenaSize == optimum);
+  // Pairs that share exactly their bytes (shift 0, the same footprint and
+  // alignment) and whose lifetimes meet or touch are one rectangle to the
+  // exact search, which is complete on these sizes; other pairs it does not
+  // know.
+  bool allExact = llvm::all_of(buffers, [&](const ArenaBuffer &b) {
+    if (b.overwrites < 0)
+      return true;
+    const ArenaBuffer &over = buffers[b.overwrites];
+    return b.overwriteShift == 0 && b.size > 0 && b.start <= over.end &&
+           over.start <= b.end &&
+           getFootprint(b, alignment) == getFootprint(over, alignment) &&
+           getAlignment(b, alignment) == getAlignment(over, alignment);
+  });
+  if (allExact)
+    RC_ASSERT(best->provenMinimal);
+  // The same plan again; a capacity fits it exactly, nothing fits below the
+  // bound.
+  std::optional<ArenaPlan> again =
+      plan(buffers, PlacementAlgorithm::Best, alignment);
+  RC_ASSERT(again && again->offsets == best->offsets);
+  RC_ASSERT(
+      plan(buffers, PlacementAlgorithm::Best, alignment, best->arenaSize));
+  if (lower > 1)
+    RC_ASSERT(
+        !plan(buffers, PlacementAlgorithm::Best, alignment, lower - 1));
+}
 
 } // namespace
 
@@ -309,6 +501,18 @@ RC_GTEST_PROP(ArenaPlannerProperty, BestIsDeterministic, ()) {
   RC_ASSERT(first && second);
   RC_ASSERT(first->offsets == second->offsets);
   RC_ASSERT(first->arenaSize == second->arenaSize);
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, OverwritePairsMatchBruteForce, ()) {
+  int64_t alignment = *rc::gen::element<int64_t>(1, 16);
+  checkPairs(genPairedBuffers(alignment, alignment, false), alignment);
+}
+
+RC_GTEST_PROP(ArenaPlannerProperty, OverwritePairsWithMixedAlignments, ()) {
+  // Alignments of 1 to 8 bytes (or the default 4): a group whose shifts do
+  // not line its members up with their alignments has no placement, and
+  // validateOverwrites must say so.
+  checkPairs(genPairedBuffers(2, 4, true), 4);
 }
 
 //===----------------------------------------------------------------------===//
@@ -569,6 +773,193 @@ TEST(ArenaPlannerTest, NodeBudgetEndsTheSearchWithoutAClock) {
   ASSERT_TRUE(fitted);
   expectValid(buffers, *fitted, 16);
   EXPECT_LE(fitted->arenaSize, first->arenaSize);
+}
+
+//===----------------------------------------------------------------------===//
+// Overwrite pairs
+//===----------------------------------------------------------------------===//
+
+/// Returns validateOverwrites' message for \p buffers, or "" if it accepts.
+static std::string overwriteError(const std::vector<ArenaBuffer> &buffers,
+                                  int64_t alignment) {
+  llvm::Error error = validateOverwrites(buffers, alignment);
+  return error ? llvm::toString(std::move(error)) : "";
+}
+
+/// Expects every algorithm to place \p buffers in \p arena bytes, and `best`
+/// to prove it.
+static void expectArena(const std::vector<ArenaBuffer> &buffers,
+                        int64_t alignment, int64_t arena) {
+  EXPECT_EQ(overwriteError(buffers, alignment), "");
+  EXPECT_EQ(bruteForceOptimum(buffers, alignment), arena);
+  for (PlacementAlgorithm algorithm : allAlgorithms) {
+    std::optional<ArenaPlan> p = plan(buffers, algorithm, alignment);
+    ASSERT_TRUE(p);
+    expectValid(buffers, *p, alignment);
+    EXPECT_EQ(p->arenaSize, arena);
+    if (algorithm == PlacementAlgorithm::Best)
+      EXPECT_TRUE(p->provenMinimal);
+  }
+}
+
+/// Expects validateOverwrites to reject \p buffers (alignment 1) with
+/// \p message, the brute force to find no placement, and isValidPlan to
+/// reject the plan at \p offsets (which keeps every pair at its shift).
+static void expectNoPlan(const std::vector<ArenaBuffer> &buffers,
+                         llvm::StringRef message,
+                         llvm::ArrayRef<int64_t> offsets) {
+  EXPECT_EQ(overwriteError(buffers, 1), message);
+  EXPECT_EQ(bruteForceOptimum(buffers, 1), -1);
+  ArenaPlan hand;
+  hand.offsets.assign(offsets.begin(), offsets.end());
+  hand.arenaSize = 64;
+  EXPECT_FALSE(isValidPlan(buffers, hand, 1));
+}
+
+TEST(ArenaPlannerTest, OverwriteExpandingConvolution) {
+  // Bytes, alignment 1: a 1x1 convolution reads A (8 bytes, [0,2)) pixel by
+  // pixel and writes B (16 bytes, [1,3)) 8 bytes below it: B at A - 8.
+  // Step 1 holds both: 8 + 16 bytes, of which [A, A + 8) is shared, so 16.
+  // The group spans B's 16 bytes (A is its upper half): A at 8, B at 0.
+  // Without the pair the two would need 24 bytes.
+  std::vector<ArenaBuffer> buffers = {{8, 0, 2}, {16, 1, 3, 0, 0, -8}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 1), 16);
+  expectArena(buffers, 1, 16);
+  for (PlacementAlgorithm algorithm : allAlgorithms)
+    EXPECT_EQ(plan(buffers, algorithm, 1)->offsets,
+              (llvm::SmallVector<int64_t>{8, 0}));
+  std::vector<ArenaBuffer> unpaired = {{8, 0, 2}, {16, 1, 3}};
+  EXPECT_EQ(getLivenessLowerBound(unpaired, 1), 24);
+}
+
+TEST(ArenaPlannerTest, OverwriteShrinkingConvolution) {
+  // A (16 bytes, [0,2)) is overwritten by B (8 bytes, [1,3)) at shift 0:
+  // step 1 holds 16 + 8 - 8 shared = 16 bytes, and B sits at A's offset.
+  std::vector<ArenaBuffer> buffers = {{16, 0, 2}, {8, 1, 3, 0, 0, 0}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 1), 16);
+  expectArena(buffers, 1, 16);
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best, 1);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->offsets[1], best->offsets[0]);
+  // At shift 12, B is [A + 12, A + 20): they share 4 bytes (16 + 8 - 4 =
+  // 20 at step 1), and the group spans 20 bytes.
+  buffers[1].overwriteShift = 12;
+  EXPECT_EQ(getLivenessLowerBound(buffers, 1), 20);
+  expectArena(buffers, 1, 20);
+}
+
+TEST(ArenaPlannerTest, OverwritePairBesideAnotherBuffer) {
+  // Alignment 16: the shrinking pair (A 16 bytes [0,2), B 8 -> 16 bytes
+  // [1,3), shift 0) and C (32 bytes) alive throughout. Every step holds the
+  // pair's 16 bytes and C's 32: 48 = 16 + 32.
+  std::vector<ArenaBuffer> buffers = {
+      {16, 0, 2}, {8, 1, 3, 0, 0, 0}, {32, 0, 3}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 16), 48);
+  expectArena(buffers, 16, 48);
+  // Greedy-by-size takes C (32 bytes) first, at 0, then the pair with A (16)
+  // at the lowest base clear of C: 32. No reuse takes the pair, then C.
+  EXPECT_EQ(plan(buffers, PlacementAlgorithm::GreedyBySize)->offsets,
+            (llvm::SmallVector<int64_t>{32, 32, 0}));
+  EXPECT_EQ(plan(buffers, PlacementAlgorithm::NoReuse)->offsets,
+            (llvm::SmallVector<int64_t>{0, 0, 16}));
+
+  // isValidPlan checks the shift and exempts only the direct pair.
+  ArenaPlan hand;
+  hand.arenaSize = 48;
+  hand.offsets = {0, 0, 16};
+  EXPECT_TRUE(isValidPlan(buffers, hand, 16));
+  EXPECT_EQ(planError(buffers, hand, 16), "");
+  hand.arenaSize = 64;
+  hand.offsets = {0, 16, 32}; // no overlap, but B is not at A + 0
+  EXPECT_FALSE(isValidPlan(buffers, hand, 16));
+  EXPECT_NE(planError(buffers, hand, 16), "");
+  hand.arenaSize = 48;
+  hand.offsets = {16, 16, 0}; // C [0,32) overlaps A and B [16,32)
+  EXPECT_FALSE(isValidPlan(buffers, hand, 16));
+  EXPECT_NE(planError(buffers, hand, 16), "");
+}
+
+TEST(ArenaPlannerTest, OverwriteChain) {
+  // Bytes, alignment 1: A (8, [0,2)) <- B (8, [1,3), shift -4) <- C (8,
+  // [2,4), shift -4), and D (4 bytes, [0,1)). Relative to C: C at 0, B at
+  // 4, A at 8, so the group spans 16 bytes. A and C are never alive
+  // together, so they may share nothing at no cost. Steps: 0 holds A + D =
+  // 12, 1 holds A + B - 4 shared = 12, 2 holds B + C - 4 = 12, 3 holds 8:
+  // the group's span, 16, is the bound. D fits below A at step 0 ([0, 8) is
+  // free then): 16 bytes.
+  std::vector<ArenaBuffer> buffers = {
+      {8, 0, 2}, {8, 1, 3, 0, 0, -4}, {8, 2, 4, 0, 1, -4}, {4, 0, 1}};
+  EXPECT_EQ(getLivenessLowerBound(buffers, 1), 16);
+  EXPECT_EQ(overwriteError(buffers, 1), "");
+  EXPECT_EQ(bruteForceOptimum(buffers, 1), 16);
+  std::optional<ArenaPlan> greedy =
+      plan(buffers, PlacementAlgorithm::GreedyBySize, 1);
+  ASSERT_TRUE(greedy);
+  expectValid(buffers, *greedy, 1);
+  EXPECT_EQ(greedy->offsets, (llvm::SmallVector<int64_t>{8, 4, 0, 0}));
+  EXPECT_EQ(greedy->arenaSize, 16);
+  std::optional<ArenaPlan> best = plan(buffers, PlacementAlgorithm::Best, 1);
+  ASSERT_TRUE(best);
+  expectValid(buffers, *best, 1);
+  EXPECT_EQ(best->arenaSize, 16);
+  EXPECT_TRUE(best->provenMinimal);
+  // No reuse: the group's 16 bytes, then D.
+  std::optional<ArenaPlan> noReuse =
+      plan(buffers, PlacementAlgorithm::NoReuse, 1);
+  ASSERT_TRUE(noReuse);
+  expectValid(buffers, *noReuse, 1);
+  EXPECT_EQ(noReuse->offsets, (llvm::SmallVector<int64_t>{8, 4, 0, 16}));
+  // A capacity below the span fits nothing.
+  EXPECT_FALSE(plan(buffers, PlacementAlgorithm::Best, 1, 15));
+
+  // With C at B + 4 (so at A) and alive from step 1, A and C, not a direct
+  // pair, share bytes while both are alive: no plan exists.
+  buffers[2].overwriteShift = 4;
+  buffers[2].start = 1;
+  expectNoPlan(buffers,
+               "buffers 0 and 2, linked by overwrite pairs but not a direct "
+               "pair, share bytes while both are alive",
+               {4, 0, 4, 12});
+}
+
+TEST(ArenaPlannerTest, OverwriteErrors) {
+  EXPECT_EQ(overwriteError({{8, 0, 1, 0, 5, 0}, {8, 0, 1}}, 1),
+            "buffer 0 overwrites buffer 5, which does not exist (2 buffers)");
+  EXPECT_EQ(overwriteError({{8, 0, 1, 0, 0, 0}}, 1),
+            "buffer 0 overwrites itself");
+  EXPECT_EQ(overwriteError({{0, 0, 1}, {8, 0, 1, 0, 0, 0}}, 1),
+            "buffer 1 overwrites buffer 0, but one of them has size 0");
+  EXPECT_EQ(overwriteError({{16, 0, 2}, {16, 1, 3, 0, 0, 8}}, 16),
+            "buffer 1 overwrites buffer 0 at shift 8, not a multiple of both "
+            "alignments (16 and 16)");
+  EXPECT_EQ(
+      overwriteError({{8, 0, 2}, {8, 1, 3, 0, 0, 0}, {8, 1, 3, 0, 0, 8}}, 1),
+      "buffers 1 and 2 both overwrite buffer 0");
+  EXPECT_EQ(overwriteError({{8, 0, 2, 0, 1, 0}, {8, 1, 3, 0, 0, 0}}, 1),
+            "the overwrite pairs form a cycle through buffer 0");
+  // Each shift is a multiple of its pair's alignments, but A (alignment 8)
+  // and D (alignment 8) end up 8 + 2 + 8 = 18 bytes apart through B
+  // (alignment 1) and C (alignment 2): no base aligns both.
+  std::vector<ArenaBuffer> misaligned = {{8, 0, 1, 8},
+                                         {1, 0, 1, 1, 0, 8},
+                                         {2, 0, 1, 2, 1, 2},
+                                         {8, 0, 1, 8, 2, 8}};
+  expectNoPlan(misaligned,
+               "buffer 3 cannot be aligned at its offset relative to the "
+               "buffers it is linked to by overwrite pairs",
+               {0, 8, 10, 18});
+  // Padding before a group: A (16 bytes, alignment 16, [0,2)) <- B (1
+  // byte, [1,3), shift 0) <- C (1 byte, [2,4), shift -1). Relative to C, A
+  // and B are at 1, so C must sit at 15 mod 16 for A to be aligned: C at
+  // 15, A and B at 16, and 15 + 17 = 32 bytes, though no step holds more
+  // than 16 bytes.
+  std::vector<ArenaBuffer> phased = {
+      {16, 0, 2, 16}, {1, 1, 3, 1, 0, 0}, {1, 2, 4, 1, 1, -1}};
+  EXPECT_EQ(getLivenessLowerBound(phased, 1), 32);
+  expectArena(phased, 1, 32);
+  EXPECT_EQ(plan(phased, PlacementAlgorithm::Best, 1)->offsets,
+            (llvm::SmallVector<int64_t>{16, 16, 15}));
+  expectArena(phased, 1, 32);
 }
 
 TEST(ArenaPlannerTest, ParseAlgorithmNames) {

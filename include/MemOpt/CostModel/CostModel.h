@@ -23,6 +23,7 @@
 #ifndef MEMOPT_COSTMODEL_COSTMODEL_H
 #define MEMOPT_COSTMODEL_COSTMODEL_H
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "mlir/IR/Value.h"
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/SmallVector.h"
@@ -63,6 +64,11 @@ struct CostModelOptions {
   /// Alignment of the buffers in the arena (lowering model only); graph
   /// inputs and outputs in the arena may take less (getArenaAlignment).
   int64_t alignment = 16;
+  /// Count every convolution that may write over its dying input at a shift
+  /// (getOverwriteCandidate) as if `memory-schedule` had marked it: the
+  /// bytes of no schedule of the marked program are below this model's, so
+  /// its bounds are lower bounds of any marking (the budget search's).
+  bool assumeShiftedOverwrites = false;
 };
 
 /// Parses `canonical` or `lowering`.
@@ -218,6 +224,76 @@ int64_t getFusedWindowBytes(Operation *op);
 /// that is not a constant or a slice, not a graph input). This is the one
 /// rule: the cost model and the lowering pass both call it.
 bool isInPlaceDepthwise(Operation *op);
+
+/// The geometry of a convolution that the lowering computes one output pixel
+/// at a time, in order (H, then W; one image), reading all of a pixel's
+/// window before writing any of its output (the per-pixel accumulator of
+/// `fuse-rescale-accumulators`, which the DSP and MVE kernels keep).
+struct OverwriteWindow {
+  int64_t inputHeight = 1, inputWidth = 1, inputPixelBytes = 1;
+  int64_t outputHeight = 1, outputWidth = 1, outputPixelBytes = 1;
+  int64_t strideHeight = 1, strideWidth = 1;
+  int64_t padTop = 0, padLeft = 0;
+};
+
+/// Returns the largest byte shift, at most 0, at which the output of
+/// \p window may start relative to its input's buffer when it is written
+/// over it: the output of each pixel ends at or below the first input byte
+/// that a later pixel's window reads (its top-left tap, clamped to the
+/// image). Not aligned: see alignOverwriteShift.
+int64_t getOverwriteBound(const OverwriteWindow &window);
+
+/// Returns the largest multiple of \p alignment at most \p bound (<= 0).
+int64_t alignOverwriteShift(int64_t bound, int64_t alignment);
+
+/// Returns the bytes an input buffer of \p inputBytes and an output buffer
+/// of \p outputBytes placed at \p shift from it share: the length of the
+/// intersection of [0, inputBytes) and [shift, shift + outputBytes).
+int64_t getOverwriteOverlap(int64_t inputBytes, int64_t outputBytes,
+                            int64_t shift);
+
+/// Unit attribute of a `tosa.rescale` (getOverwriteCandidate) whose
+/// convolution's output is written over its input at a shift, or into part
+/// of it: `memory-schedule` sets it at the op where the schedule peaks,
+/// when the peak falls and the arena planner still places the model's
+/// buffers at it. An output that takes exactly its input's bytes needs none.
+constexpr llvm::StringLiteral kOverwriteShiftedAttrName =
+    "memopt.overwrite_shifted";
+
+/// A convolution whose output the lowering may write over its dying input.
+struct Overwrite {
+  /// The convolution (fused with the rescale).
+  Operation *conv = nullptr;
+  /// The input whose buffer the output takes over.
+  Value input;
+  /// getOverwriteBound of the convolution.
+  int64_t bound = 0;
+  /// True if the output takes exactly the input's bytes: the same size, at
+  /// shift 0.
+  bool exact = false;
+};
+
+/// Returns the convolution that the lowering may compute over its dying
+/// input, if \p op is the rescale fused with it (isFusedAccumulator, not a
+/// one-pixel register accumulator): a `tosa.conv2d`, or a
+/// `tosa.depthwise_conv2d` not computed in place (getInPlaceDepthwise), on
+/// one image, whose input is read by it alone and may be overwritten
+/// (computed by an op that is not a constant, a slice or a pad, as
+/// canOverwriteOperand; or a graph input in the arena, `io=arena`), and
+/// whose rescaled result is not fused into a consumer, neither returned
+/// (maybe through reshapes) nor computed into a concat's slice
+/// (getInPlaceConcat). std::nullopt otherwise.
+std::optional<Overwrite> getOverwriteCandidate(Operation *op, IOPlacement io);
+
+/// Returns getOverwriteCandidate if the lowering computes the convolution
+/// over its dying input: the output takes exactly the input's bytes, or
+/// \p op carries kOverwriteShiftedAttrName. The output starts
+/// alignOverwriteShift(bound) bytes from the input and the two share the
+/// rest: the model saves the shared bytes when the input dies there
+/// (DataflowGraph), `mark-fused-elementwise` marks the rescale with the
+/// bound (addOverwriteMark) and `memplan-plan-arena` places the pair
+/// (ArenaBuffer::overwrites). This is the one rule.
+std::optional<Overwrite> getOverwrite(Operation *op, IOPlacement io);
 
 /// Returns the depthwise convolution that the node op \p op completes in
 /// place: \p op itself if it is one (not fused), or the fused accumulator of

@@ -78,6 +78,16 @@ static std::pair<Operation *, Operation *> getUseSpan(PlaceOp place) {
   return {first, last};
 }
 
+/// Returns true if \p later takes over bytes of \p earlier: its
+/// kOverwritesAttrName names earlier's offset, and it starts while earlier is
+/// live and outlives it.
+static bool takesOver(const PlacedBuffer &later, const PlacedBuffer &earlier) {
+  auto attr = later.op->getAttrOfType<IntegerAttr>(kOverwritesAttrName);
+  return attr && attr.getInt() == earlier.offset &&
+         earlier.first <= later.first && later.first <= earlier.last &&
+         earlier.last <= later.last;
+}
+
 /// Describes \p buffer for a diagnostic: offset, size and live range.
 static void describe(InFlightDiagnostic &diag, const PlacedBuffer &buffer) {
   diag << "buffer at offset " << buffer.offset << " (" << buffer.size
@@ -160,7 +170,8 @@ LogicalResult ArenaOp::verify() {
           std::min(buffer.offset + buffer.size, other.offset + other.size);
       int64_t stepBegin = std::max(buffer.first, other.first);
       int64_t stepEnd = std::min(buffer.last, other.last);
-      if (byteBegin >= byteEnd)
+      if (byteBegin >= byteEnd || takesOver(buffer, other) ||
+          takesOver(other, buffer))
         continue;
       if (stepBegin > stepEnd) {
         // Disjoint live ranges may share bytes only if the IR agrees: every

@@ -24,6 +24,31 @@ func.func @overlap_one_step() {
 
 // -----
 
+// memplan.overwrites exempts only the buffer at the offset it names, and
+// only an output that starts while that buffer is live and outlives it.
+func.func @overwrites_wrong_offset() {
+  %arena = memplan.arena align 16 : memref<256xi8>
+  // expected-note @below {{the other buffer is placed here}}
+  %in = memplan.place %arena[64] live [1, 3] : memref<256xi8> to memref<64xi8>
+  // expected-error @below {{both use bytes [64, 128) at steps [3, 3]}}
+  %out = memplan.place %arena[0] live [3, 5] {memplan.overwrites = 48 : i64} : memref<256xi8> to memref<128xi8>
+  return
+}
+
+// -----
+
+// The input outlives the output that names it: not an overwrite.
+func.func @overwrites_outlived() {
+  %arena = memplan.arena align 16 : memref<256xi8>
+  // expected-note @below {{the other buffer is placed here}}
+  %in = memplan.place %arena[64] live [1, 6] : memref<256xi8> to memref<64xi8>
+  // expected-error @below {{both use bytes [64, 128) at steps [3, 5]}}
+  %out = memplan.place %arena[0] live [3, 5] {memplan.overwrites = 64 : i64} : memref<256xi8> to memref<128xi8>
+  return
+}
+
+// -----
+
 // Overflow: 1024 bytes at offset 1536 end at 2560 > 2048.
 func.func @overflow() {
   %arena = memplan.arena align 16 : memref<2048xi8>

@@ -37,6 +37,19 @@ func.func @edges() {
   return
 }
 
+// An output written over its dying input (memplan.overwrites names the
+// input's offset): %out starts at the step %in dies at and outlives it, and
+// the two share bytes [0, 64) at that step.
+// CHECK-LABEL: func.func @overwrites
+// CHECK: memplan.place %{{.*}}[64] live [1, 3] : memref<256xi8> to memref<64xi8>
+// CHECK: memplan.place %{{.*}}[0] live [3, 5] {memplan.overwrites = 64 : i64} : memref<256xi8> to memref<128xi8>
+func.func @overwrites() {
+  %arena = memplan.arena align 16 : memref<256xi8>
+  %in = memplan.place %arena[64] live [1, 3] : memref<256xi8> to memref<64xi8>
+  %out = memplan.place %arena[0] live [3, 5] {memplan.overwrites = 64 : i64} : memref<256xi8> to memref<128xi8>
+  return
+}
+
 // Buffers that share bytes are fine when every use of the first precedes
 // every use of the second, even through views and nested regions.
 // CHECK-LABEL: func.func @reuse

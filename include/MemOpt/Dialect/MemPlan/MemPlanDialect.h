@@ -40,6 +40,12 @@ constexpr llvm::StringLiteral kInputAttrName = "memplan.input";
 constexpr llvm::StringLiteral kInputOffsetsAttrName = "memplan.input_offsets";
 constexpr llvm::StringLiteral kOutputOffsetsAttrName =
     "memplan.output_offsets";
+/// Integer attribute of a `memplan.place` whose buffer takes over the bytes
+/// of the buffer placed at that offset while it is still live (an output
+/// written over its dying input, memopt::getOverwrite): the arena
+/// verifier lets the two share bytes when the later one starts while the
+/// earlier one is live and outlives it.
+constexpr llvm::StringLiteral kOverwritesAttrName = "memplan.overwrites";
 
 } // namespace memplan
 } // namespace mlir

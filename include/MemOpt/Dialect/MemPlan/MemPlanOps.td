@@ -31,7 +31,10 @@ def MemPlan_ArenaOp : MemPlan_Op<"arena"> {
       alignment): the planner puts inputs and outputs in the arena at that
       alignment, and every other buffer at the arena's;
     - every buffer lies inside the N bytes;
-    - two buffers whose live ranges share a step do not share a byte.
+    - two buffers whose live ranges share a step do not share a byte, unless
+      the later one has `memplan.overwrites = <offset>` naming the earlier
+      one's offset, starts while it is live and outlives it: an output the
+      lowering writes over its dying input as it reads it.
 
     A violation is reported at the offending `memplan.place`, with a note at
     the other buffer for an overlap.
