@@ -131,15 +131,9 @@ RC_GTEST_PROP(OverwriteBound, IsTightWithoutGapsOrPadding, ()) {
 
 // Hand-worked cases, the arithmetic in the comments.
 TEST(OverwriteBound, OneByOneConvolutions) {
-  OverwriteWindow w;
-  w.inputHeight = 4;
-  w.inputWidth = 4;
-  w.outputHeight = 4;
-  w.outputWidth = 4;
-  // 8 channels in, 8 out: pixel q writes [8q, 8q + 8), pixel q + 1 reads
-  // from 8(q + 1): no shift.
-  w.inputPixelBytes = 8;
-  w.outputPixelBytes = 8;
+  // 4x4 pixels in and out; 8 channels in, 8 out: pixel q writes
+  // [8q, 8q + 8), pixel q + 1 reads from 8(q + 1): no shift.
+  OverwriteWindow w{/*input*/ 4, 4, 8, /*output*/ 4, 4, 8};
   EXPECT_EQ(getOverwriteBound(w), 0);
   // 8 in, 4 out: shrinking, no shift either.
   w.outputPixelBytes = 4;
@@ -158,17 +152,8 @@ TEST(OverwriteBound, StridedPaddedDepthwise) {
   // A 10x8 depthwise convolution (1 channel in, 8 out), stride 2, padding 4
   // above and 3 on the left, from 49x40 to 25x20: micro_speech's first
   // layer.
-  OverwriteWindow w;
-  w.inputHeight = 49;
-  w.inputWidth = 40;
-  w.inputPixelBytes = 1;
-  w.outputHeight = 25;
-  w.outputWidth = 20;
-  w.outputPixelBytes = 8;
-  w.strideHeight = 2;
-  w.strideWidth = 2;
-  w.padTop = 4;
-  w.padLeft = 3;
+  OverwriteWindow w{/*input*/ 49, 40, 1, /*output*/ 25, 20, 8,
+                    /*stride*/ 2, 2, /*pad top, left*/ 4, 3};
   // Output pixel q = 20r + c ends at 8(q + 1); the next pixel's window
   // starts at row 2r - 4 and column 2c - 3 (clamped). The outputs grow
   // faster than the windows advance, so the tightest pixel is the last but
