@@ -25,6 +25,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/Target/TargetOptions.h"
+#include "llvm/Transforms/IPO/MergeFunctions.h"
 #include "llvm/Transforms/Utils/CodeExtractor.h"
 
 using namespace mlir;
@@ -153,6 +154,19 @@ static LogicalResult extractLoopNests(MLIRContext *context,
   return success();
 }
 
+/// Makes functions that compute the same thing one function (LLVM's
+/// MergeFunctions): the loop nests of the patches of a patched prefix with
+/// the same shapes and padding, of repeated blocks, or ones that the
+/// optimizer made equal. Their buffers are arguments, so they differ only
+/// in what their callers pass.
+static void mergeIdenticalFunctions(llvm::Module &llvmModule,
+                                    llvm::TargetMachine &machine) {
+  LLVMAnalyses analyses(machine);
+  llvm::ModulePassManager merge;
+  merge.addPass(llvm::MergeFunctionsPass());
+  merge.run(llvmModule, analyses.module);
+}
+
 LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
                                                llvm::Module &llvmModule,
                                                llvm::TargetMachine &machine,
@@ -162,8 +176,11 @@ LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
                                                SpeedChoice *speedChoice) {
   LevelParameters level = getLevelParameters(optLevel);
   TimingScope extractTiming = timing.nest("Extract loop nests");
-  if (level.speed > 0 && failed(extractLoopNests(context, llvmModule, machine)))
-    return failure();
+  if (level.speed > 0) {
+    if (failed(extractLoopNests(context, llvmModule, machine)))
+      return failure();
+    mergeIdenticalFunctions(llvmModule, machine);
+  }
   extractTiming.stop();
   TimingScope optimizeTiming = timing.nest("Optimize LLVM IR");
   if (speedChoice) {
@@ -173,6 +190,7 @@ LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
     if (failed(choice))
       return failure();
     *speedChoice = std::move(*choice);
+    mergeIdenticalFunctions(llvmModule, machine);
     return success();
   }
   // -Os/-Oz: the IR passes and the code generator read the function
@@ -192,6 +210,7 @@ LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
       return emitError(UnknownLoc::get(context))
              << "LLVM optimization failed: " << llvm::toString(std::move(err));
   }
+  mergeIdenticalFunctions(llvmModule, machine);
   optimizeTiming.stop();
   return success();
 }
