@@ -686,10 +686,10 @@ void DataflowGraphBuilder::alignArenaIO() {
     auto type = cast<ShapedType>(buffer.value.getType());
     int64_t elementAlignment =
         getElementStorageAlignment(type.getElementType(), layout).value_or(1);
+    buffer.alignment = getArenaAlignment(
+        elementAlignment, /*holdsGraphIO=*/true, graph.costModel.alignment);
     buffer.bytes =
-        getArenaBytes(*getStorageBytes(type, layout),
-                      getArenaAlignment(elementAlignment, /*holdsGraphIO=*/true,
-                                        graph.costModel.alignment));
+        getArenaBytes(*getStorageBytes(type, layout), buffer.alignment);
   };
   for (BufferId id = 0, e = graph.buffers.size(); id < e; ++id) {
     if ((!graph.buffers[id].isGraphInput() &&

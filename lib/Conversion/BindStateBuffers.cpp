@@ -18,9 +18,9 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -37,15 +37,10 @@ using namespace mlir::memopt;
 /// Returns the allocation whose buffer \p value views (through view-like
 /// ops), or null.
 static memref::AllocOp getAllocation(Value value) {
-  while (Operation *def = value.getDefiningOp()) {
-    if (auto alloc = dyn_cast<memref::AllocOp>(def))
-      return alloc;
-    auto view = dyn_cast<ViewLikeOpInterface>(def);
-    if (!view)
-      return nullptr;
-    value = view.getViewSource();
-  }
-  return nullptr;
+  auto memref = dyn_cast<MemrefValue>(value);
+  if (!memref)
+    return nullptr;
+  return memref::skipViewLikeOps(memref).getDefiningOp<memref::AllocOp>();
 }
 
 /// Moves the states of \p func into one state buffer argument.

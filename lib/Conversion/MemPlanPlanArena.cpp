@@ -26,6 +26,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
@@ -100,14 +101,6 @@ static void promoteRegisterAccumulators(func::FuncOp func) {
   }
 }
 
-/// Returns the top-level memref value \p value views (through view-like
-/// ops), or \p value itself.
-static Value getViewedRoot(Value value) {
-  while (auto view = value.getDefiningOp<ViewLikeOpInterface>())
-    value = view.getViewSource();
-  return value;
-}
-
 /// Makes the output of every convolution that the lowering computes over its
 /// dying input (memopt::getOverwrite) overwrite the input's buffer in
 /// \p problem. The top-level op whose location records the overwrite bound
@@ -137,7 +130,9 @@ static LogicalResult addOverwritePairs(const MemRefLiveness &liveness,
     bool writesCaller = false;
     op->walk([&](linalg::LinalgOp linalgOp) {
       for (OpOperand &operand : linalgOp->getOpOperands()) {
-        Value root = getViewedRoot(operand.get());
+        Value root = operand.get();
+        if (auto memref = dyn_cast<MemrefValue>(root))
+          root = memref::skipViewLikeOps(memref);
         auto it = bufferOfAlloc.find(root);
         writesCaller |= linalgOp.isDpsInit(&operand) && isa<BlockArgument>(root);
         if (it == bufferOfAlloc.end())

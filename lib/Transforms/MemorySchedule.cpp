@@ -99,17 +99,9 @@ static bool isPlaceable(const DataflowGraph &graph,
     bool isIO = buffer.isGraphInput() || buffer.isGraphOutput;
     if (!buffer.bytes || (isIO && options.io == IOPlacement::Caller))
       continue;
-    // The graph's inputs and outputs in the arena take their element's
-    // alignment (getArenaAlignment), the other buffers the arena's.
-    int64_t align = 0;
-    if (isIO)
-      align = std::clamp<int64_t>(
-          cast<ShapedType>(buffer.value.getType()).getElementTypeBitWidth() /
-              8,
-          1, options.alignment);
     index[id] = static_cast<int64_t>(buffers.size());
     buffers.push_back({buffer.bytes, liveness.intervals[id].first,
-                       liveness.intervals[id].last + 1, align});
+                       liveness.intervals[id].last + 1, buffer.alignment});
   }
   for (auto [step, nodeId] : llvm::enumerate(liveness.order)) {
     const Node &node = graph.getNode(nodeId);

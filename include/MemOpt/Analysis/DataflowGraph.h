@@ -59,6 +59,11 @@ struct Buffer {
   /// the concat itself if it copies an operand. It is allocated by the first
   /// writer to run (schedule::Buffer::writers).
   SmallVector<NodeId, 2> writers;
+  /// The alignment of the buffer's offset in the arena, or 0 for the arena's
+  /// (CostModelOptions::alignment). A graph input or output held in the
+  /// arena, and a buffer its producers write over on the way, take their
+  /// element's (alignArenaIO, getArenaAlignment).
+  int64_t alignment = 0;
 
   /// Returns true if the buffer is a function argument.
   bool isGraphInput() const { return !producer.has_value(); }
