@@ -593,6 +593,29 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
   return success();
 }
 
+/// Returns the type of the buffer the linalg lowering computes \p value of
+/// \p op into: tosa-to-linalg computes a reduction without its reduced
+/// dimension (the TOSA result is a reshape of it), and a 5-d depthwise
+/// convolution with the multiplier dimension (null: no returned type is
+/// that); otherwise \p value's own type.
+static Type getLoweredType(Operation *op, Value value) {
+  if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
+          tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(op)) {
+    auto type = cast<RankedTensorType>(value.getType());
+    auto axis = op->getAttrOfType<IntegerAttr>("axis");
+    if (!axis || axis.getInt() < 0 || axis.getInt() >= type.getRank())
+      return {};
+    SmallVector<int64_t> shape(type.getShape());
+    shape.erase(shape.begin() + axis.getInt());
+    return RankedTensorType::get(shape, type.getElementType());
+  }
+  auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(op);
+  if (depthwise && !isFourDimDepthwise(depthwise) &&
+      !getInPlaceDepthwise(depthwise))
+    return {};
+  return value.getType();
+}
+
 // Under `io=caller` the caller passes every input and output buffer; they are
 // live for the whole call and not in the arena. An output computed into its
 // buffer is computed in the caller's (a value returned twice is copied from
@@ -638,18 +661,8 @@ void DataflowGraphBuilder::placeCallerIO(func::FuncOp func) {
     BufferId first = *id;
     while (std::optional<BufferId> input = overwrittenBuffer(first))
       first = *input;
-    if (graph.buffers[first].value.getType() != result.getType())
-      continue;
-    // tosa-to-linalg computes a reduction into a buffer without the reduced
-    // dimension, and a 5-d depthwise convolution into a buffer with the
-    // multiplier dimension; their result is a reshape of it, copied too.
-    Operation *firstOp = graph.nodes[*graph.buffers[first].producer].op;
-    auto depthwise = dyn_cast<tosa::DepthwiseConv2DOp>(firstOp);
-    if (isa<tosa::ReduceSumOp, tosa::ReduceMaxOp, tosa::ReduceMinOp,
-            tosa::ReduceProductOp, tosa::ReduceAllOp, tosa::ReduceAnyOp>(
-            firstOp) ||
-        (depthwise && !isFourDimDepthwise(depthwise) &&
-         !getInPlaceDepthwise(depthwise)))
+    if (getLoweredType(graph.nodes[*graph.buffers[first].producer].op,
+                       graph.buffers[first].value) != result.getType())
       continue;
     // The output is written into the caller's buffer, and so is every
     // elementwise op's input that it overwrites on the way. (A buffer

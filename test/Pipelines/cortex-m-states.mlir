@@ -34,8 +34,14 @@
 // PLAN: return
 //
 // io=caller: x and y are the caller's; the state buffer follows the inputs
-// (C: fn(in0, state, out0, arena)).
+// (C: fn(in0, state, out0, arena)). The reduce_max is computed without its
+// reduced axis, as 1x4: y's own shape, so into y's caller buffer. Predicted
+// = the caller's 4 + 4 bytes, planned = an empty arena. (The model kept the
+// reduction in the arena before, predicting 8 + 16 = 24.)
 // CALLER-LABEL: func.func @shift(%arg0: memref<1x4xi8>, %arg1: memref<8xi8> {llvm.noalias, memopt.state_buffer}, %arg2: memref<1x4xi8>)
+// CALLER-SAME: memopt.peak_bytes = 8 : i64
+// CALLER-SAME: memplan.arena_size = 0 : i64
+// CALLER: linalg.reduce ins(%{{.*}} : memref<1x4x2xi8>) outs(%arg2 : memref<1x4xi8>)
 
 func.func @shift(%x: tensor<1x4xi8>, %s: tensor<1x8xi8> {memopt.state = 1 : i64}) -> (tensor<1x4xi8>, tensor<1x8xi8>) {
   %s3 = tosa.const_shape {values = dense<[1, 4, 2]> : tensor<3xindex>} : () -> !tosa.shape<3>
