@@ -163,6 +163,8 @@ private:
   DenseSet<Value> weights;
   /// The last node with side effects, to keep their relative order.
   std::optional<NodeId> lastEffectNode;
+  /// The last node of each patch (grid, index) of kPatchAttrName so far.
+  DenseMap<std::pair<int64_t, int64_t>, NodeId> lastPatchNode;
   /// Results of the accumulating adds modelled so far.
   DenseSet<Value> accumulated;
   /// Accumulators fused into their rescale, and explicit pads fused into
@@ -277,6 +279,14 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     if (lastEffectNode)
       node.preds.push_back(*lastEffectNode);
     lastEffectNode = id;
+  }
+  // Patches run one at a time: patch k after the last op of patch k - 1.
+  if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName);
+      tag && tag.size() == 2 && !getenv("NOSERIAL")) {
+    if (auto it = lastPatchNode.find({tag[0], tag[1] - 1});
+        it != lastPatchNode.end())
+      node.preds.push_back(it->second);
+    lastPatchNode[{tag[0], tag[1]}] = id;
   }
   llvm::sort(node.inputs);
   node.inputs.erase(llvm::unique(node.inputs), node.inputs.end());

@@ -403,9 +403,17 @@ mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
   OpBuilder builder(cutOp->getContext());
   builder.setInsertionPointAfter(cutOp);
   Location loc = cutOp->getLoc();
+  // The grid's number in the function: one above the grids already there.
+  int64_t grid = 0;
+  cutOp->getParentOp()->walk([&](Operation *op) {
+    if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName))
+      grid = std::max(grid, tag[0] + 1);
+  });
   Value whole;
   for (int64_t row = 0; row < plan.rows; ++row) {
     for (int64_t col = 0; col < plan.cols; ++col) {
+      // The op before the patch's first: the patch's ops follow it.
+      Operation *before = &*std::prev(builder.getInsertionPoint());
       auto [h0, h1] = getPart(cutType.getDimSize(1), plan.rows, row);
       auto [w0, w1] = getPart(cutType.getDimSize(2), plan.cols, col);
       Box out{h0, h1, w0, w1};
@@ -474,6 +482,12 @@ mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
           clone->setAttr("pad", builder.getDenseI64ArrayAttr(pad));
         patch[op->getResult(0)] = {clone->getResult(0), region};
       }
+      // The patch's ops (not the cut value's tensor.empty and insert).
+      DenseI64ArrayAttr tag =
+          builder.getDenseI64ArrayAttr({grid, row * plan.cols + col});
+      for (Operation *op = before->getNextNode();
+           op != &*builder.getInsertionPoint(); op = op->getNextNode())
+        op->setAttr(kPatchAttrName, tag);
       if (!whole)
         whole = tensor::EmptyOp::create(builder, loc, cutType.getShape(),
                                         cutType.getElementType());

@@ -28,15 +28,17 @@
 // The uneven 3x1 grid on @residual (the pool has only 2 rows, so the cut is
 // the add, 1x4x4x4 = 256, rows [0,1), [1,2), [2,4)): patch i needs clamp
 // rows [0,2), [0,3), [1,4) (128, 192, 192) and gives D of 1, 1, 2 rows (64,
-// 64, 128), each with the 144-byte window. The last patch's dw step holds
-// its C, D and window plus the other patches' results: last = patch 0:
-// 128 + 64 + 144 + 64 + 128 = 528 (592 for the others; inserting earlier
-// would hold the 256-byte cut instead). The pool then holds the cut 256 +
-// its window 16 = 272. Arena 528; peak 528 + 256 + 64 = 848.
+// 64, 128), each with the 144-byte window. Patches run one at a time in grid
+// order (their inserts may wait), so patch 2 runs last, holding the results
+// of patches 0 and 1: its dw step holds 192 + 128 + 144 + 64 + 64 = 592
+// (inserting earlier would hold the 256-byte cut instead; running patch 0
+// last would need 528, but that is not the grid's order). The pool then
+// holds the cut 256 + its window 16 = 272. Arena 592; peak 592 + 256 + 64 =
+// 912.
 // RUN: mem-opt %s --split-input-file --cortex-m-pipeline="stop-after=plan io=caller patches=3x1" | FileCheck %s --check-prefix=PLAN3
 // PLAN3-LABEL: func.func @residual
-// PLAN3-SAME: memopt.peak_bytes = 848
-// PLAN3-SAME: memplan.arena_size = 528
+// PLAN3-SAME: memopt.peak_bytes = 912
+// PLAN3-SAME: memplan.arena_size = 592
 
 // memory-report shows what patch-prefix chose: the grid, the cut and the
 // MACs before and after, by hand for @stride2_chain: conv1 has 4x4x4 = 64
@@ -74,15 +76,17 @@
 //   read [0,9) -> [0,8) with pad right 1.
 // patch 1: conv2 rows [2,4) reads [1,5) -> [1,4), pad bottom 1; conv1 rows
 //   [1,4) reads [2,9) -> [2,8) with pad bottom 1.
+// Every op of patch i carries memopt.patch = [0, i] (the grid, the patch);
+// the cut value's tensor.empty and inserts carry none.
 // CHECK-LABEL: func.func @stride2_chain
-// CHECK: %[[IN0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 7, 8, 2] [1, 1, 1, 1]
-// CHECK: %[[A0:.*]] = tosa.conv2d %[[IN0]], {{.*}}pad = array<i64: 0, 0, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[IN0:.*]] = tensor.extract_slice %arg0[0, 0, 0, 0] [1, 7, 8, 2] [1, 1, 1, 1] {memopt.patch = array<i64: 0, 0>}
+// CHECK: %[[A0:.*]] = tosa.conv2d %[[IN0]], {{.*}}memopt.patch = array<i64: 0, 0>, pad = array<i64: 0, 0, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
 // CHECK: %[[R0:.*]] = tosa.clamp %[[A0]]{{.*}} -> tensor<1x3x4x4xf32>
 // CHECK: %[[B0:.*]] = tosa.conv2d %[[R0]], {{.*}}pad = array<i64: 1, 0, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
 // CHECK: %[[E:.*]] = tensor.empty() : tensor<1x4x4x4xf32>
-// CHECK: %[[I0:.*]] = tensor.insert_slice %[[B0]] into %[[E]][0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]
+// CHECK: %[[I0:.*]] = tensor.insert_slice %[[B0]] into %[[E]][0, 0, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1] : tensor
 // CHECK: %[[IN1:.*]] = tensor.extract_slice %arg0[0, 2, 0, 0] [1, 6, 8, 2] [1, 1, 1, 1]
-// CHECK: %[[A1:.*]] = tosa.conv2d %[[IN1]], {{.*}}pad = array<i64: 0, 1, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
+// CHECK: %[[A1:.*]] = tosa.conv2d %[[IN1]], {{.*}}memopt.patch = array<i64: 0, 1>, pad = array<i64: 0, 1, 0, 1>{{.*}} -> tensor<1x3x4x4xf32>
 // CHECK: %[[R1:.*]] = tosa.clamp %[[A1]]
 // CHECK: %[[B1:.*]] = tosa.conv2d %[[R1]], {{.*}}pad = array<i64: 0, 1, 1, 1>{{.*}} -> tensor<1x2x4x4xf32>
 // CHECK: %[[I1:.*]] = tensor.insert_slice %[[B1]] into %[[I0]][0, 2, 0, 0] [1, 2, 4, 4] [1, 1, 1, 1]

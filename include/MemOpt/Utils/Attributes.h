@@ -76,6 +76,13 @@ constexpr llvm::StringLiteral kPatchesAttrName = "memopt.patches";
 /// On a function: the blocks `patches=<...>+blocks` computes in bands, one
 /// line each (an array of strings).
 constexpr llvm::StringLiteral kPatchBlocksAttrName = "memopt.patch_blocks";
+/// `array<i64: grid, patch>` on every op that `patch-prefix` (or a band of
+/// `+blocks`) creates for one patch: the grid (numbered from 0 in each
+/// function) and the patch's index in it. Read by the memory model
+/// (DataflowGraph): patch k of a grid runs after the last op of patch k - 1,
+/// so the patches run one at a time in grid order, as one loop over the
+/// patches would run them.
+constexpr llvm::StringLiteral kPatchAttrName = "memopt.patch";
 
 } // namespace memopt
 } // namespace mlir
