@@ -282,7 +282,7 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
   }
   // Patches run one at a time: patch k after the last op of patch k - 1.
   if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName);
-      tag && tag.size() == 2 && !getenv("NOSERIAL")) {
+      tag && tag.size() == 2) {
     if (auto it = lastPatchNode.find({tag[0], tag[1] - 1});
         it != lastPatchNode.end())
       node.preds.push_back(it->second);

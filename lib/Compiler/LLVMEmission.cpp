@@ -167,6 +167,29 @@ static void mergeIdenticalFunctions(llvm::Module &llvmModule,
   merge.run(llvmModule, analyses.module);
 }
 
+/// Runs LLVM's optimizing pipeline of \p level on \p llvmModule.
+static LogicalResult optimizeAtLevel(MLIRContext *context,
+                                     llvm::Module &llvmModule,
+                                     llvm::TargetMachine &machine,
+                                     LevelParameters level,
+                                     const CompileProgress &progress) {
+  // -Os/-Oz: the IR passes and the code generator read the function
+  // attributes, not only the pipeline's level.
+  if (level.size > 0)
+    for (llvm::Function &function : llvmModule)
+      if (!function.isDeclaration()) {
+        function.addFnAttr(llvm::Attribute::OptimizeForSize);
+        if (level.size > 1)
+          function.addFnAttr(llvm::Attribute::MinSize);
+      }
+  CompileHeartbeat heartbeat(progress, "optimizing LLVM IR");
+  auto optimize = makeOptimizingTransformer(level.speed, level.size, &machine);
+  if (llvm::Error err = optimize(&llvmModule))
+    return emitError(UnknownLoc::get(context))
+           << "LLVM optimization failed: " << llvm::toString(std::move(err));
+  return success();
+}
+
 LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
                                                llvm::Module &llvmModule,
                                                llvm::TargetMachine &machine,
@@ -190,25 +213,9 @@ LogicalResult mlir::memopt::optimizeLLVMModule(MLIRContext *context,
     if (failed(choice))
       return failure();
     *speedChoice = std::move(*choice);
-    mergeIdenticalFunctions(llvmModule, machine);
-    return success();
-  }
-  // -Os/-Oz: the IR passes and the code generator read the function
-  // attributes, not only the pipeline's level.
-  if (level.size > 0)
-    for (llvm::Function &function : llvmModule)
-      if (!function.isDeclaration()) {
-        function.addFnAttr(llvm::Attribute::OptimizeForSize);
-        if (level.size > 1)
-          function.addFnAttr(llvm::Attribute::MinSize);
-      }
-  {
-    CompileHeartbeat heartbeat(progress, "optimizing LLVM IR");
-    auto optimize =
-        makeOptimizingTransformer(level.speed, level.size, &machine);
-    if (llvm::Error err = optimize(&llvmModule))
-      return emitError(UnknownLoc::get(context))
-             << "LLVM optimization failed: " << llvm::toString(std::move(err));
+  } else if (failed(optimizeAtLevel(context, llvmModule, machine, level,
+                                    progress))) {
+    return failure();
   }
   mergeIdenticalFunctions(llvmModule, machine);
   optimizeTiming.stop();

@@ -1,0 +1,498 @@
+//===- PatchRegions.cpp - Regions and the patch rewrite of patch-prefix ---===//
+//
+// Part of the mem-opt project.
+//
+//===----------------------------------------------------------------------===//
+//
+// The machinery PatchRegions.h declares: the region of every prefix value
+// that a patch of the cut value needs (receptive fields through windows,
+// pads, slices and elementwise ops), the activation ops and cuts of a
+// function, and the rewrite of the ops up to a cut into a grid of patches,
+// each op of a patch tagged with its grid and index (kPatchAttrName).
+//
+//===----------------------------------------------------------------------===//
+
+#include "PatchRegions.h"
+#include "MemOpt/CostModel/CostModel.h"
+#include "MemOpt/Utils/Attributes.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/IR/TosaOps.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+using namespace mlir::memopt;
+
+namespace {
+/// The window of a convolution or pooling along one spatial dimension.
+struct Window {
+  int64_t kernel = 1, stride = 1, dilation = 1, padBefore = 0, padAfter = 0;
+};
+
+/// The input rows [lo, hi) one dimension of a windowed op reads for output
+/// rows [o0, o1), and the padding it needs around them.
+struct Span {
+  int64_t lo = 0, hi = 0, padBefore = 0, padAfter = 0;
+};
+
+} // namespace
+
+/// Returns the input span that \p window reads for output rows [o0, o1) of an
+/// input of \p inputSize rows.
+static Span getInputSpan(const Window &window, int64_t o0, int64_t o1,
+                         int64_t inputSize) {
+  int64_t lo = o0 * window.stride - window.padBefore;
+  int64_t hi = (o1 - 1) * window.stride - window.padBefore +
+               (window.kernel - 1) * window.dilation + 1;
+  int64_t clampedLo = std::max<int64_t>(lo, 0);
+  int64_t clampedHi = std::min(hi, inputSize);
+  return {clampedLo, clampedHi, clampedLo - lo, hi - clampedHi};
+}
+
+/// Returns the windows (height, width) of a convolution or pooling \p op, or
+/// nothing for other ops.
+static std::optional<std::array<Window, 2>> getWindows(Operation *op) {
+  auto array = [&](StringRef name) -> ArrayRef<int64_t> {
+    if (auto attr = op->getAttrOfType<DenseI64ArrayAttr>(name))
+      return attr.asArrayRef();
+    return {};
+  };
+  ArrayRef<int64_t> pad = array("pad"), stride = array("stride");
+  ArrayRef<int64_t> dilation = array("dilation");
+  int64_t kernel[2];
+  if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(op)) {
+    auto weight = dyn_cast<RankedTensorType>(op->getOperand(1).getType());
+    if (!weight || weight.getRank() != 4 || !weight.hasStaticShape())
+      return std::nullopt;
+    // conv2d [OC, KH, KW, IC]; depthwise [KH, KW, C, M].
+    unsigned first = isa<tosa::Conv2DOp>(op) ? 1 : 0;
+    kernel[0] = weight.getDimSize(first);
+    kernel[1] = weight.getDimSize(first + 1);
+  } else if (isa<tosa::AvgPool2dOp, tosa::MaxPool2dOp>(op)) {
+    ArrayRef<int64_t> size = array("kernel");
+    if (size.size() != 2)
+      return std::nullopt;
+    kernel[0] = size[0];
+    kernel[1] = size[1];
+  } else {
+    return std::nullopt;
+  }
+  if (pad.size() != 4 || stride.size() != 2 ||
+      (!dilation.empty() && dilation.size() != 2))
+    return std::nullopt;
+  std::array<Window, 2> windows;
+  for (unsigned dim = 0; dim < 2; ++dim)
+    windows[dim] = {kernel[dim], stride[dim],
+                    dilation.empty() ? 1 : dilation[dim], pad[2 * dim],
+                    pad[2 * dim + 1]};
+  return windows;
+}
+
+/// Returns \p type if it is a static NHWC tensor, else null.
+RankedTensorType mlir::memopt::getImageType(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || tensor.getRank() != 4 || !tensor.hasStaticShape())
+    return {};
+  return tensor;
+}
+
+/// Returns the values of the `tosa.const_shape` \p value, or nothing.
+static std::optional<SmallVector<int64_t>> getShapeValues(Value value) {
+  SmallVector<int64_t> values;
+  Operation *def = value.getDefiningOp();
+  if (!def || !tosa::getConstShapeValues(def, values))
+    return std::nullopt;
+  return values;
+}
+
+/// Returns the dimensions of \p op's activation operands that hold the
+/// height and width of its result: 1 and 2 (NHWC), except for a transpose,
+/// whose permutation says where they come from.
+static std::array<unsigned, 2> getOperandSpatialDims(Operation *op) {
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(op)) {
+    ArrayRef<int32_t> perms = transpose.getPerms();
+    return {static_cast<unsigned>(perms[1]), static_cast<unsigned>(perms[2])};
+  }
+  return {1, 2};
+}
+
+/// Returns the region of operand \p operand of \p op that computing the
+/// region \p out of its result reads, with the padding a windowed op needs
+/// around it in \p pad (top, bottom, left, right). Operands of height or
+/// width 1 are broadcast and read whole along that dimension.
+static Box getOperandRegion(Operation *op, Value operand, const Box &out,
+                            SmallVectorImpl<int64_t> *pad = nullptr) {
+  RankedTensorType type = getImageType(operand.getType());
+  std::array<unsigned, 2> dims = getOperandSpatialDims(op);
+  int64_t height = type.getDimSize(dims[0]), width = type.getDimSize(dims[1]);
+  if (isa<tosa::TransposeOp>(op))
+    return out;
+  if (isa<tosa::SliceOp>(op)) {
+    SmallVector<int64_t> start = *getShapeValues(op->getOperand(1));
+    return {out.h0 + start[1], out.h1 + start[1], out.w0 + start[2],
+            out.w1 + start[2]};
+  }
+  if (isa<tosa::PadOp>(op)) {
+    // Output row o reads input row o - padBefore, or is padding.
+    SmallVector<int64_t> padding = *getShapeValues(op->getOperand(1));
+    Window h{1, 1, 1, padding[2], padding[3]};
+    Window w{1, 1, 1, padding[4], padding[5]};
+    Span hs = getInputSpan(h, out.h0, out.h1, height);
+    Span ws = getInputSpan(w, out.w0, out.w1, width);
+    if (pad)
+      pad->assign(
+          {0, 0, hs.padBefore, hs.padAfter, ws.padBefore, ws.padAfter, 0, 0});
+    return {hs.lo, hs.hi, ws.lo, ws.hi};
+  }
+  if (std::optional<std::array<Window, 2>> windows = getWindows(op)) {
+    Span h = getInputSpan((*windows)[0], out.h0, out.h1, height);
+    Span w = getInputSpan((*windows)[1], out.w0, out.w1, width);
+    if (pad)
+      pad->assign({h.padBefore, h.padAfter, w.padBefore, w.padAfter});
+    return {h.lo, h.hi, w.lo, w.hi};
+  }
+  Box region = out;
+  if (height == 1)
+    region.h0 = 0, region.h1 = 1;
+  if (width == 1)
+    region.w0 = 0, region.w1 = 1;
+  return region;
+}
+
+/// Returns true if the rewrite can compute \p op patch by patch: a windowed
+/// op over its input 0, an elementwise op or a concat along channels, on
+/// static NHWC tensors whose height and width equal the result's or are 1;
+/// \p isActivation tells which operands are activations (the rest are
+/// weights and pass through).
+static bool isPatchable(Operation *op, function_ref<bool(Value)> isActivation) {
+  if (op->getNumResults() != 1)
+    return false;
+  RankedTensorType result = getImageType(op->getResult(0).getType());
+  if (!result)
+    return false;
+  if (!isActivation(op->getOperand(0)) ||
+      !getImageType(op->getOperand(0).getType()))
+    return false;
+  if (auto transpose = dyn_cast<tosa::TransposeOp>(op))
+    return transpose.getPerms()[0] == 0;
+  if (isa<tosa::SliceOp>(op))
+    return getShapeValues(op->getOperand(1)).has_value();
+  if (isa<tosa::PadOp>(op)) {
+    // Padding along height and width only.
+    std::optional<SmallVector<int64_t>> padding =
+        getShapeValues(op->getOperand(1));
+    return padding && padding->size() == 8 && (*padding)[0] == 0 &&
+           (*padding)[1] == 0 && (*padding)[6] == 0 && (*padding)[7] == 0;
+  }
+  bool windowed = getWindows(op).has_value();
+  if (!windowed && !isElementwiseOp(op)) {
+    auto concat = dyn_cast<tosa::ConcatOp>(op);
+    if (!concat || concat.getAxis() != 3)
+      return false;
+  }
+  for (OpOperand &operand : op->getOpOperands()) {
+    if (!isActivation(operand.get()))
+      continue;
+    RankedTensorType type = getImageType(operand.get().getType());
+    if (!type)
+      return false;
+    if (windowed) {
+      if (operand.getOperandNumber() != 0)
+        return false;
+      continue;
+    }
+    for (unsigned dim : {1u, 2u})
+      if (type.getDimSize(dim) != 1 &&
+          type.getDimSize(dim) != result.getDimSize(dim))
+        return false;
+  }
+  return true;
+}
+
+PrefixAnalysis::PrefixAnalysis(func::FuncOp func, Value start) {
+  Block &body = func.getBody().front();
+  // From a start value: the values computed from the arguments, which a
+  // segment op may not read unless they are its activations.
+  DenseSet<Value> data;
+  for (BlockArgument arg : body.getArguments())
+    (start ? data : activations).insert(arg);
+  if (start)
+    activations.insert(start);
+  bool started = !start || isa<BlockArgument>(start);
+  SmallPtrSet<Operation *, 4> readsOtherData;
+  for (Operation &op : body.without_terminator()) {
+    totalMacs += getMultiplyAccumulates(&op);
+    bool isData = llvm::any_of(op.getOperands(), [&](Value v) {
+      return data.contains(v) || activations.contains(v);
+    });
+    if (start && isData)
+      data.insert(op.result_begin(), op.result_end());
+    if (!started || llvm::none_of(op.getOperands(), [&](Value v) {
+          return activations.contains(v);
+        })) {
+      started |= start && start.getDefiningOp() == &op;
+      continue;
+    }
+    if (llvm::any_of(op.getOperands(), [&](Value v) {
+          return data.contains(v) && !activations.contains(v);
+        }))
+      readsOtherData.insert(&op);
+    ops.push_back(&op);
+    activations.insert(op.result_begin(), op.result_end());
+  }
+  // Position of every activation op, and the last position reading each
+  // value (the terminator reads after everything).
+  DenseMap<Operation *, unsigned> position;
+  for (auto [index, op] : llvm::enumerate(ops))
+    position[op] = index;
+  unsigned end = ops.size();
+  auto lastUse = [&](Value value) {
+    unsigned last = 0;
+    for (Operation *user : value.getUsers()) {
+      auto it = position.find(user);
+      last = std::max(last, it == position.end() ? end : it->second);
+    }
+    return last;
+  };
+  // Values of the prefix still read after it, counted incrementally.
+  DenseMap<unsigned, unsigned> closingAt;
+  unsigned open = 0;
+  bool windowed = false;
+  auto isAct = [&](Value v) { return isActivation(v); };
+  for (auto [index, op] : llvm::enumerate(ops)) {
+    if (!isPatchable(op, isAct) || readsOtherData.contains(op))
+      break;
+    windowed |= getWindows(op).has_value();
+    Value result = op->getResult(0);
+    unsigned last = lastUse(result);
+    if (last > index) {
+      ++open;
+      ++closingAt[last];
+    }
+    // Values whose last reader is this op close here.
+    if (auto it = closingAt.find(index); it != closingAt.end())
+      open -= it->second;
+    if (windowed && open == 1 && last > index)
+      cuts.push_back(index);
+  }
+}
+
+/// Returns the rows [begin, end) of part \p index of \p parts of \p size.
+static std::pair<int64_t, int64_t> getPart(int64_t size, int64_t parts,
+                                           int64_t index) {
+  return {index * size / parts, (index + 1) * size / parts};
+}
+
+/// Returns the region each prefix value (up to and including op \p cut of
+/// \p analysis) must hold to compute the patch \p out of the cut value.
+/// Values the patch does not need have no entry.
+DenseMap<Value, Box>
+mlir::memopt::getNeededRegions(const PrefixAnalysis &analysis, unsigned cut,
+                               const Box &out) {
+  DenseMap<Value, Box> needed;
+  needed[analysis.ops[cut]->getResult(0)] = out;
+  for (int index = cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    auto it = needed.find(op->getResult(0));
+    if (it == needed.end())
+      continue;
+    Box region = it->second;
+    for (Value operand : op->getOperands()) {
+      if (!analysis.isActivation(operand))
+        continue;
+      Box in = getOperandRegion(op, operand, region);
+      auto [entry, inserted] = needed.try_emplace(operand, in);
+      if (!inserted)
+        entry->second = entry->second.unite(in);
+    }
+  }
+  return needed;
+}
+
+/// Returns the multiply-accumulates of the prefix up to op \p cut when it
+/// runs as the \p rows x \p cols grid (1 x 1: unpatched).
+int64_t mlir::memopt::getPrefixMacs(const PrefixAnalysis &analysis,
+                                    unsigned cut, int64_t rows, int64_t cols) {
+  RankedTensorType cutType =
+      getImageType(analysis.ops[cut]->getResult(0).getType());
+  int64_t macs = 0;
+  for (int64_t row = 0; row < rows; ++row) {
+    for (int64_t col = 0; col < cols; ++col) {
+      auto [h0, h1] = getPart(cutType.getDimSize(1), rows, row);
+      auto [w0, w1] = getPart(cutType.getDimSize(2), cols, col);
+      DenseMap<Value, Box> needed =
+          getNeededRegions(analysis, cut, {h0, h1, w0, w1});
+      for (unsigned index = 0; index <= cut; ++index) {
+        Operation *op = analysis.ops[index];
+        auto it = needed.find(op->getResult(0));
+        int64_t opMacs = getMultiplyAccumulates(op);
+        if (it == needed.end() || opMacs == 0)
+          continue;
+        RankedTensorType type = getImageType(op->getResult(0).getType());
+        macs += opMacs / (type.getDimSize(1) * type.getDimSize(2)) *
+                it->second.getArea();
+      }
+    }
+  }
+  return macs;
+}
+
+/// Returns the region \p want of \p value, which holds the region \p have
+/// along its dimensions \p dims: a view made with \p builder. The other
+/// dimensions are taken whole, unless \p start and \p size (one entry per
+/// dimension, as a `tosa.slice`'s) say otherwise.
+static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
+                         const Box &have, const Box &want,
+                         std::array<unsigned, 2> dims = {1, 2},
+                         ArrayRef<int64_t> start = {},
+                         ArrayRef<int64_t> size = {}) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> offsets(4, 0), sizes(type.getShape());
+  if (!start.empty()) {
+    offsets.assign(start.begin(), start.end());
+    sizes.assign(size.begin(), size.end());
+  }
+  offsets[dims[0]] = want.h0 - have.h0;
+  offsets[dims[1]] = want.w0 - have.w0;
+  sizes[dims[0]] = want.getHeight();
+  sizes[dims[1]] = want.getWidth();
+  if (llvm::all_of(offsets, [](int64_t o) { return o == 0; }) &&
+      ArrayRef<int64_t>(sizes) == type.getShape())
+    return value;
+  SmallVector<int64_t> strides(4, 1);
+  MLIRContext *context = builder.getContext();
+  return tensor::ExtractSliceOp::create(
+      builder, loc, value, getAsIndexOpFoldResult(context, offsets),
+      getAsIndexOpFoldResult(context, sizes),
+      getAsIndexOpFoldResult(context, strides));
+}
+
+/// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
+/// grid of patches, appending the patches' ops to \p clones if given.
+/// Fails (and leaves \p func to be discarded) if a patch would read no
+/// input row or the result does not verify.
+LogicalResult
+mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
+                             const PatchPlan &plan,
+                             SmallVectorImpl<Operation *> *clones) {
+  Operation *cutOp = analysis.ops[plan.cut];
+  Value cutValue = cutOp->getResult(0);
+  auto cutType = cast<RankedTensorType>(cutValue.getType());
+  OpBuilder builder(cutOp->getContext());
+  builder.setInsertionPointAfter(cutOp);
+  Location loc = cutOp->getLoc();
+  // The grid's number in the function: one above the grids already there.
+  int64_t grid = 0;
+  cutOp->getParentOp()->walk([&](Operation *op) {
+    if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName))
+      grid = std::max(grid, tag[0] + 1);
+  });
+  Value whole;
+  for (int64_t row = 0; row < plan.rows; ++row) {
+    for (int64_t col = 0; col < plan.cols; ++col) {
+      // The op before the patch's first: the patch's ops follow it.
+      Operation *before = &*std::prev(builder.getInsertionPoint());
+      auto [h0, h1] = getPart(cutType.getDimSize(1), plan.rows, row);
+      auto [w0, w1] = getPart(cutType.getDimSize(2), plan.cols, col);
+      Box out{h0, h1, w0, w1};
+      DenseMap<Value, Box> needed = getNeededRegions(analysis, plan.cut, out);
+      // The patch value of every prefix value, and the region it holds.
+      DenseMap<Value, std::pair<Value, Box>> patch;
+      auto lookup = [&](Value original,
+                        std::array<unsigned, 2> dims) -> std::pair<Value, Box> {
+        auto it = patch.find(original);
+        if (it != patch.end())
+          return it->second;
+        // A function argument: a view of the region the patch reads.
+        auto type = cast<RankedTensorType>(original.getType());
+        Box all{0, type.getDimSize(dims[0]), 0, type.getDimSize(dims[1])};
+        Box region = needed.lookup(original);
+        Value view = sliceRegion(builder, loc, original, all, region, dims);
+        patch[original] = {view, region};
+        return {view, region};
+      };
+      for (unsigned index = 0; index <= plan.cut; ++index) {
+        Operation *op = analysis.ops[index];
+        auto it = needed.find(op->getResult(0));
+        if (it == needed.end())
+          continue;
+        Box region = it->second;
+        if (region.getHeight() <= 0 || region.getWidth() <= 0)
+          return failure();
+        std::array<unsigned, 2> dims = getOperandSpatialDims(op);
+        if (isa<tosa::SliceOp>(op)) {
+          // A slice is a view of its operand's patch.
+          Box want = getOperandRegion(op, op->getOperand(0), region);
+          auto [value, have] = lookup(op->getOperand(0), dims);
+          SmallVector<int64_t> start = *getShapeValues(op->getOperand(1));
+          SmallVector<int64_t> size = *getShapeValues(op->getOperand(2));
+          patch[op->getResult(0)] = {sliceRegion(builder, op->getLoc(), value,
+                                                 have, want, dims, start, size),
+                                     region};
+          continue;
+        }
+        IRMapping mapping;
+        SmallVector<int64_t> pad;
+        for (Value operand : op->getOperands()) {
+          if (!analysis.isActivation(operand) || mapping.contains(operand))
+            continue;
+          Box want = getOperandRegion(op, operand, region, &pad);
+          if (want.getHeight() <= 0 || want.getWidth() <= 0)
+            return failure();
+          auto [value, have] = lookup(operand, dims);
+          mapping.map(operand, sliceRegion(builder, op->getLoc(), value, have,
+                                           want, dims));
+        }
+        if (isa<tosa::PadOp>(op)) {
+          ImplicitLocOpBuilder shapeBuilder(op->getLoc(), builder);
+          mapping.map(op->getOperand(1),
+                      tosa::getTosaConstShape(shapeBuilder, pad));
+        }
+        Operation *clone = builder.clone(*op, mapping);
+        if (clones)
+          clones->push_back(clone);
+        auto type = cast<RankedTensorType>(op->getResult(0).getType());
+        clone->getResult(0).setType(
+            RankedTensorType::get({type.getDimSize(0), region.getHeight(),
+                                   region.getWidth(), type.getDimSize(3)},
+                                  type.getElementType()));
+        if (getWindows(op))
+          clone->setAttr("pad", builder.getDenseI64ArrayAttr(pad));
+        patch[op->getResult(0)] = {clone->getResult(0), region};
+      }
+      // The patch's ops (not the cut value's tensor.empty and insert).
+      DenseI64ArrayAttr tag =
+          builder.getDenseI64ArrayAttr({grid, row * plan.cols + col});
+      for (Operation *op = before->getNextNode();
+           op != &*builder.getInsertionPoint(); op = op->getNextNode())
+        op->setAttr(kPatchAttrName, tag);
+      if (!whole)
+        whole = tensor::EmptyOp::create(builder, loc, cutType.getShape(),
+                                        cutType.getElementType());
+      SmallVector<int64_t> offsets = {0, h0, w0, 0};
+      SmallVector<int64_t> sizes = {cutType.getDimSize(0), h1 - h0, w1 - w0,
+                                    cutType.getDimSize(3)};
+      SmallVector<int64_t> strides(4, 1);
+      MLIRContext *context = builder.getContext();
+      whole = tensor::InsertSliceOp::create(
+          builder, loc, patch[cutValue].first, whole,
+          getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, sizes),
+          getAsIndexOpFoldResult(context, strides));
+    }
+  }
+  cutValue.replaceAllUsesExcept(whole, whole.getDefiningOp());
+  // The original prefix is dead now (its only outside value was the cut).
+  for (int index = plan.cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    // Patch 0's insert read the cut through the mapping, not directly.
+    if (!op->use_empty())
+      return failure();
+    op->erase();
+  }
+  return success();
+}
+
