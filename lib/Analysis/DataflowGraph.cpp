@@ -281,8 +281,12 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     lastEffectNode = id;
   }
   // Patches run one at a time: patch k after the last op of patch k - 1.
-  if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName);
-      tag && tag.size() == 2) {
+  if (Attribute attr = op->getAttr(kPatchAttrName)) {
+    auto tag = dyn_cast<DenseI64ArrayAttr>(attr);
+    if (!tag || tag.size() != 2 || tag[0] < 0 || tag[1] < 0)
+      return op->emitError()
+             << "'" << kPatchAttrName
+             << "' must be array<i64: grid, patch> with non-negative entries";
     if (auto it = lastPatchNode.find({tag[0], tag[1] - 1});
         it != lastPatchNode.end())
       node.preds.push_back(it->second);
