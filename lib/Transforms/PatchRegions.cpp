@@ -387,7 +387,8 @@ mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
   // The grid's number in the function: one above the grids already there.
   int64_t grid = 0;
   cutOp->getParentOp()->walk([&](Operation *op) {
-    if (auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName))
+    auto tag = op->getAttrOfType<DenseI64ArrayAttr>(kPatchAttrName);
+    if (tag && !tag.empty())
       grid = std::max(grid, tag[0] + 1);
   });
   Value whole;
