@@ -242,8 +242,12 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     patches whose sizes differ by one row or column. Each patch is inserted
     into its slice of `%v` (`tensor.insert_slice`, in place), so only the
     prefix's input, `%v` and one patch's intermediates are live at a time,
-    which the memory model counts. The results do not change: every output
-    element is computed from the same inputs by the same arithmetic.
+    which the memory model counts. Every op of a patch carries
+    `memopt.patch = array<i64: grid, k>`, and the memory model runs patch k
+    after patch k - 1 (one at a time, as a loop over the patches would), so
+    `memory-schedule` proves its order among those. The results do not
+    change: every output element is computed from the same inputs by the
+    same arithmetic.
 
     Ops the prefix may hold: `tosa.conv2d`, `tosa.depthwise_conv2d`,
     `tosa.avg_pool2d`, `tosa.max_pool2d` (any stride, dilation and padding),
