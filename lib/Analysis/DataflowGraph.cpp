@@ -10,17 +10,20 @@
 //===----------------------------------------------------------------------===//
 
 #include "MemOpt/Analysis/DataflowGraph.h"
+#include "MemOpt/Analysis/BufferLiveness.h"
 #include "MemOpt/CostModel/States.h"
 
 #include "MemOpt/Utils/Attributes.h"
 #include "MemOpt/Utils/StorageSize.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Debug.h"
@@ -118,11 +121,20 @@ public:
   /// Creates a builder that fills \p graph for \p func.
   DataflowGraphBuilder(DataflowGraph &graph, func::FuncOp func)
       : graph(graph), layout(DataLayout::closest(func)) {}
+  /// Creates a builder that fills \p graph for a loop body under \p layout.
+  DataflowGraphBuilder(DataflowGraph &graph, const DataLayout &layout)
+      : graph(graph), layout(layout) {}
 
   /// Builds the graph of \p func; emits diagnostics on failure.
   LogicalResult build(func::FuncOp func);
 
 private:
+  /// Adds the ops of \p block (a function's body or a loop's) in order.
+  LogicalResult addBlockOps(Block &block);
+  /// Adds \p loop as one node: it reads the activations its body reads,
+  /// allocates its results (their iter_args start from `tensor.empty`) and
+  /// needs its body's peak as workspace (see the definition).
+  LogicalResult addLoop(scf::ForOp loop);
   /// Returns true under the lowering's model.
   bool isLowering() const {
     return graph.costModel.kind == MemoryModelKind::Lowering;
@@ -163,6 +175,9 @@ private:
   DenseSet<Value> weights;
   /// The last node with side effects, to keep their relative order.
   std::optional<NodeId> lastEffectNode;
+  /// Buffers of a loop body's iter_args: an insert into one writes into it
+  /// (the loop's result, counted outside the body).
+  DenseSet<BufferId> carriedBuffers;
   /// The last node of each patch (grid, index) of kPatchAttrName so far.
   DenseMap<std::pair<int64_t, int64_t>, NodeId> lastPatchNode;
   /// Results of the accumulating adds modelled so far.
@@ -307,8 +322,11 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
     graph.nodes[pred].succs.push_back(id);
 
   if (isView) {
-    // The result lives in the buffer of the viewed operand.
-    std::optional<BufferId> source = graph.lookupBuffer(op->getOperand(0));
+    // The result lives in the buffer of the viewed operand (an insert's
+    // destination).
+    auto insert = dyn_cast<tensor::InsertSliceOp>(op);
+    std::optional<BufferId> source = graph.lookupBuffer(
+        insert ? insert.getDest() : op->getOperand(0));
     graph.bufferOfValue[op->getResult(0)] = *source;
     return success();
   }
@@ -537,19 +555,48 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
     stateBuffers.insert(*graph.lookupBuffer(arg));
   }
 
-  for (Operation &op : body.front()) {
+  if (failed(addBlockOps(body.front())))
+    return failure();
+  if (!isLowering())
+    return success();
+  if (graph.costModel.io == IOPlacement::Caller)
+    placeCallerIO(func);
+  else
+    alignArenaIO();
+  // The states live in the caller's state buffer, outside the arena.
+  for (BufferId id : stateBuffers)
+    graph.buffers[id].bytes = 0;
+  for (NodeId id = 0, e = graph.nodes.size(); id < e; ++id)
+    applyLoweringRules(id);
+  return success();
+}
+
+LogicalResult DataflowGraphBuilder::addBlockOps(Block &block) {
+  for (Operation &op : block) {
     if (op.hasTrait<OpTrait::IsTerminator>()) {
       for (Value operand : op.getOperands())
         if (std::optional<BufferId> buffer = graph.lookupBuffer(operand))
           graph.buffers[*buffer].isGraphOutput = true;
       continue;
     }
-    if (op.getNumRegions() != 0)
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      if (failed(addLoop(loop)))
+        return failure();
+      continue;
+    }
+    // A `tensor.pad`'s region only yields its padding value.
+    if (op.getNumRegions() != 0 && !isa<tensor::PadOp>(op))
       return op.emitOpError("has regions; mem-opt models single-block "
-                            "functions of region-free tensor ops");
+                            "functions of region-free tensor ops and "
+                            "scf.for loops of them");
+    // A slice of an activation at offsets and sizes a loop computes (a
+    // patch's rows inside the image) is a view of a static buffer.
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
+    bool dynamicView = slice && graph.lookupBuffer(slice.getSource()) &&
+                       slice.getType().hasRank();
     for (Value result : op.getResults()) {
       std::string problem = checkActivationType(result.getType());
-      if (!problem.empty())
+      if (!problem.empty() && !dynamicView)
         return op.emitOpError("result #")
                << cast<OpResult>(result).getResultNumber() << ": " << problem;
     }
@@ -588,22 +635,92 @@ LogicalResult DataflowGraphBuilder::build(func::FuncOp func) {
           return def && getInPlaceConcat(def, graph.costModel.io) == &op;
         }))
       isView = true;
+    // An insert into a loop's carried value writes into the loop's result.
+    if (auto insert = dyn_cast<tensor::InsertSliceOp>(op)) {
+      std::optional<BufferId> dest = graph.lookupBuffer(insert.getDest());
+      isView |= dest && carriedBuffers.contains(*dest);
+    }
     if (failed(addNode(&op, isView)))
       return failure();
     if (stateUpdates.contains(&op))
       stateBuffers.insert(*graph.lookupBuffer(op.getResult(0)));
   }
-  if (!isLowering())
-    return success();
-  if (graph.costModel.io == IOPlacement::Caller)
-    placeCallerIO(func);
-  else
-    alignArenaIO();
-  // The states live in the caller's state buffer, outside the arena.
-  for (BufferId id : stateBuffers)
-    graph.buffers[id].bytes = 0;
-  for (NodeId id = 0, e = graph.nodes.size(); id < e; ++id)
-    applyLoweringRules(id);
+  return success();
+}
+
+// A loop (patch-prefix's loop over patches) runs its body once per
+// iteration over the same buffers: the lowering allocates the body's buffers
+// inside the body, and the arena plan gives them the same offsets in every
+// iteration (MemRefLiveness numbers the body's ops as steps of their own). So
+// the loop is one node: it reads every activation its body reads (they stay
+// live until the loop ends), allocates its results before the first
+// iteration (their iter_args start from a `tensor.empty`; the body inserts
+// into them in place), and its workspace is the peak of its body's own graph
+// in block order, where the results and what the body reads from outside
+// take no bytes.
+LogicalResult DataflowGraphBuilder::addLoop(scf::ForOp loop) {
+  DataflowGraph body;
+  body.costModel = graph.costModel;
+  DataflowGraphBuilder builder(body, layout);
+  builder.weights.insert(loop.getInductionVar());
+  for (auto [init, arg] :
+       llvm::zip_equal(loop.getInitArgs(), loop.getRegionIterArgs())) {
+    if (!isa<TensorType>(arg.getType()))
+      continue;
+    if (!init.getDefiningOp<tensor::EmptyOp>())
+      return loop.emitOpError("carries a tensor that does not start as a "
+                              "'tensor.empty'; mem-opt models loops that "
+                              "compute their results in place");
+    std::string problem = checkActivationType(arg.getType());
+    if (!problem.empty())
+      return loop.emitOpError("iter_arg #")
+             << arg.getArgNumber() - 1 << ": " << problem;
+    BufferId id = builder.addBuffer(arg, std::nullopt);
+    body.buffers[id].bytes = 0;
+    builder.carriedBuffers.insert(id);
+  }
+  // What the body reads from outside: weights stay weights, activations are
+  // inputs of no bytes (they are live outside).
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(loop.getRegion(), above);
+  SmallVector<BufferId> reads;
+  for (Value value : above) {
+    std::optional<BufferId> outer = graph.lookupBuffer(value);
+    if (!outer) {
+      builder.weights.insert(value);
+      continue;
+    }
+    reads.push_back(*outer);
+    body.buffers[builder.addBuffer(value, std::nullopt)].bytes = 0;
+  }
+  if (failed(builder.addBlockOps(*loop.getBody())))
+    return failure();
+  if (isLowering())
+    for (NodeId id = 0, e = body.nodes.size(); id < e; ++id)
+      builder.applyLoweringRules(id);
+
+  NodeId id = graph.nodes.size();
+  Node node;
+  node.op = loop;
+  node.workspaceBytes =
+      BufferLiveness::evaluatePeak(body, body.getProgramOrder());
+  node.inputs.assign(reads.begin(), reads.end());
+  for (BufferId read : reads)
+    if (std::optional<NodeId> producer = graph.buffers[read].producer)
+      node.preds.push_back(*producer);
+  llvm::sort(node.inputs);
+  node.inputs.erase(llvm::unique(node.inputs), node.inputs.end());
+  llvm::sort(node.preds);
+  node.preds.erase(llvm::unique(node.preds), node.preds.end());
+  graph.nodes.push_back(std::move(node));
+  graph.nodeOfOp[loop] = id;
+  for (BufferId input : graph.nodes[id].inputs)
+    graph.buffers[input].users.push_back(id);
+  for (NodeId pred : graph.nodes[id].preds)
+    graph.nodes[pred].succs.push_back(id);
+  for (Value result : loop.getResults())
+    if (isa<TensorType>(result.getType()))
+      graph.nodes[id].outputs.push_back(addBuffer(result, id));
   return success();
 }
 

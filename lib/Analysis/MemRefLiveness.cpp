@@ -12,6 +12,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Interfaces/DataLayoutInterfaces.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseMap.h"
@@ -86,9 +87,46 @@ LogicalResult mlir::memopt::MemRefLiveness::analyze(Operation *op) {
 
   DataLayout layout = DataLayout::closest(op);
   llvm::DenseMap<Value, BufferIds> aliases;
-  for (Operation &top : func.getBody().front()) {
+  return analyzeBlock(func.getBody().front(), func, layout, aliases);
+}
+
+/// Returns true if \p op is a loop whose body allocates buffers itself (a
+/// loop over patches, whose allocations `hoist-static-allocations` left in
+/// its body).
+static bool isPlannedLoop(Operation &op) {
+  auto loop = dyn_cast<LoopLikeOpInterface>(op);
+  return loop && op.getNumRegions() == 1 && op.getRegion(0).hasOneBlock() &&
+         llvm::any_of(op.getRegion(0).front(), [](Operation &inner) {
+           return isa<memref::AllocOp, memref::AllocaOp>(inner);
+         });
+}
+
+LogicalResult mlir::memopt::MemRefLiveness::analyzeBlock(
+    Block &block, func::FuncOp func, const DataLayout &layout,
+    llvm::DenseMap<Value, BufferIds> &aliases) {
+  for (Operation &top : block) {
     auto step = static_cast<unsigned>(stepOps.size());
     stepOps.push_back(&top);
+
+    // A loop over patches: the steps of its body between a step for its
+    // start and one for its end. Its body's buffers are placed once for
+    // every iteration; a buffer from before the loop that the body uses
+    // stays live until the loop ends.
+    if (isPlannedLoop(top)) {
+      auto outer = static_cast<unsigned>(buffers.size());
+      if (failed(analyzeBlock(top.getRegion(0).front(), func, layout, aliases)))
+        return failure();
+      auto end = static_cast<unsigned>(stepOps.size());
+      stepOps.push_back(&top);
+      for (unsigned id = 0; id < outer; ++id)
+        if (buffers[id].last >= step)
+          buffers[id].last = end;
+      for (Value result : top.getResults())
+        if (isa<BaseMemRefType>(result.getType()))
+          return top.emitError("cannot plan a loop whose body allocates "
+                               "buffers and that returns a memref");
+      continue;
+    }
 
     // A register accumulator (memplan-plan-arena) is no arena buffer.
     if (isa<memref::AllocaOp>(top) && top.hasAttr(kRegisterAccumulatorName))

@@ -104,7 +104,7 @@ listCandidates(func::FuncOp func, const CompileOptions &options) {
   BudgetCandidate off;
   off.patches = "off";
   off.description = "no patches";
-  func.walk([&](Operation *op) { off.macs += getMultiplyAccumulates(op); });
+  off.macs = getTotalMultiplyAccumulates(func);
   off.cost = off.macs;
   off.lowerBound =
       scheduleForMemory(*graph, ScheduleAlgorithm::Exact, SchedulerLimits{0, 1})

@@ -21,6 +21,7 @@
 #include "MemOpt/Support/Layers.h"
 #include "MemOpt/Utils/Attributes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/MapVector.h"
@@ -89,6 +90,16 @@ static bool isRequantization(Operation *op) {
 /// Returns the work of \p op by kernel kind.
 static KernelWork getKernelWork(Operation *op) {
   KernelWork work;
+  // A loop: its body's work, once per trip.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    KernelWork body;
+    for (Operation &inner : loop.getBody()->without_terminator())
+      body += getKernelWork(&inner);
+    if (std::optional<APInt> trips = loop.getStaticTripCount())
+      for (uint64_t trip = 0, e = trips->getZExtValue(); trip < e; ++trip)
+        work += body;
+    return work;
+  }
   if (isViewOp(op) || op->getNumResults() == 0)
     return work;
   int64_t outputs = getNumElements(op->getResult(0));
@@ -238,12 +249,11 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
       if (found != rowOfLayer.end())
         row = found->second;
     }
-    if (!row)
-      for (Operation *user : constant->getUsers())
-        if (auto found = rowOfOp.find(user); found != rowOfOp.end()) {
+    // A user in a loop's body counts at the loop.
+    for (Operation *user : constant->getUsers())
+      for (Operation *op = user; op && !row; op = op->getParentOp())
+        if (auto found = rowOfOp.find(op); found != rowOfOp.end())
           row = found->second;
-          break;
-        }
     if (row)
       report.layers[*row].weightBytes += getConstantBytes(constant);
   }
@@ -256,10 +266,9 @@ mlir::memopt::analyzeScheduledFunction(func::FuncOp func,
     for (auto line : blocks.getAsRange<StringAttr>())
       report.patchBlocks.push_back(line.str());
   // Totals over every op of the body, independent of the graph.
-  report.macs = 0;
+  report.macs = getTotalMultiplyAccumulates(func);
   report.weightBytes = 0;
   func.walk([&](Operation *op) {
-    report.macs += getMultiplyAccumulates(op);
     if (op->getName().getStringRef() == "tosa.const")
       report.weightBytes += getConstantBytes(op);
   });

@@ -10,7 +10,9 @@
 // of the ops written into a concat's slice. The decision is taken once, by
 // the cost model's predicates, on the IR the scheduler saw; the marks
 // survive the conversion to linalg, where `fuse-elementwise-groups` and
-// `fuse-rescale-accumulators` read them back.
+// `fuse-rescale-accumulators` read them back. It marks the loops too
+// (kPlannedLoopLocName), whose bodies the model counts one iteration at a
+// time.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,6 +23,7 @@
 #include "MemOpt/Utils/Attributes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 
 namespace mlir {
 namespace memopt {
@@ -37,8 +40,17 @@ struct MarkFusedElementwisePass
     : memopt::impl::MarkFusedElementwisePassBase<MarkFusedElementwisePass> {
   using MarkFusedElementwisePassBase::MarkFusedElementwisePassBase;
   void runOnOperation() override {
+    // The ops of the function and of the loops' bodies, which the model
+    // counts with the same rules.
+    SmallVector<Block *> blocks;
     for (Block &block : getOperation().getBody())
-      for (Operation &op : block) {
+      blocks.push_back(&block);
+    getOperation().walk([&](scf::ForOp loop) {
+      addLocationMark(loop, kPlannedLoopLocName);
+      blocks.push_back(loop.getBody());
+    });
+    for (Block *block : blocks)
+      for (Operation &op : *block) {
         // The predicates do not read locations, and no op satisfies two of
         // them (an accumulator or a pad is no elementwise op). A pad (or a
         // slice of it) read through the window of a fused accumulator is

@@ -14,6 +14,7 @@
 #include "MemOpt/CostModel/CostModel.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -824,6 +825,16 @@ std::optional<Overwrite> mlir::memopt::getOverwrite(Operation *op,
 }
 
 int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {
+  // A loop: its body's, times its constant trip count.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    std::optional<APInt> trips = loop.getStaticTripCount();
+    if (!trips)
+      return 0;
+    int64_t body = 0;
+    for (Operation &inner : loop.getBody()->without_terminator())
+      body += getMultiplyAccumulates(&inner);
+    return body * trips->getSExtValue();
+  }
   if (op->getNumResults() != 1 || op->getNumOperands() < 2)
     return 0;
   auto result = dyn_cast<RankedTensorType>(op->getResult(0).getType());
@@ -845,6 +856,15 @@ int64_t mlir::memopt::getMultiplyAccumulates(Operation *op) {
   if (isa<tosa::MatMulOp>(op))
     return outputs * weight.getDimSize(1);
   return 0;
+}
+
+int64_t mlir::memopt::getTotalMultiplyAccumulates(Operation *root) {
+  int64_t macs = 0;
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    macs += getMultiplyAccumulates(op);
+    return isa<scf::ForOp>(op) ? WalkResult::skip() : WalkResult::advance();
+  });
+  return macs;
 }
 
 FailureOr<SmallVector<StateBinding>>

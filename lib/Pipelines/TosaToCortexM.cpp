@@ -301,8 +301,9 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
                      // buffers before canonicalization rebuilds the generics.
                      "func.func(reuse-dying-inputs),canonicalize,"
                      // The per-pixel accumulators of the fused loops are
-                     // allocated once, at function level, for the planner.
-                     "func.func(buffer-loop-hoisting)",
+                     // allocated once, at function level (or in the body of
+                     // a loop over patches), for the planner.
+                     "func.func(hoist-static-allocations)",
                      errorMessage)))
     return failure();
   // The states (the model's variables) live in the caller's state buffer,

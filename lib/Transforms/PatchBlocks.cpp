@@ -62,13 +62,6 @@ static Value mapValue(func::FuncOp func, func::FuncOp copy, Value value) {
   return {};
 }
 
-/// Returns the multiply-accumulates of \p func.
-static int64_t getFunctionMacs(func::FuncOp func) {
-  int64_t macs = 0;
-  func.walk([&](Operation *op) { macs += getMultiplyAccumulates(op); });
-  return macs;
-}
-
 namespace {
 /// How good an order is: its peak, then how many steps reach it (several
 /// blocks often peak at the same bytes; banding one of them is progress).
@@ -155,7 +148,7 @@ static FailureOr<BandResult> evaluateBands(func::FuncOp func, Value start,
         succeeded(applyBands(analysis, plan)) && succeeded(verify(copy))) {
       FailureOr<PeakScore> score = getScheduledPeak(copy, options, states);
       if (succeeded(score))
-        result = BandResult{*score, getFunctionMacs(copy)};
+        result = BandResult{*score, getTotalMultiplyAccumulates(copy)};
     }
   }
   copy.erase();
@@ -200,7 +193,7 @@ LogicalResult mlir::memopt::patchBlocks(func::FuncOp func,
     Operation *peakOp = current->op;
     if (!peakOp)
       return success();
-    int64_t macs = getFunctionMacs(func);
+    int64_t macs = getTotalMultiplyAccumulates(func);
 
     // Start values: the single NHWC results of the ops before the peak,
     // nearest first, then the arguments.

@@ -401,7 +401,7 @@ void PatchPrefixPass::runOnOperation() {
   if (std::optional<PatchSummary> summary = PatchSummary::read(func))
     baseMacs = summary->macsBefore;
   else
-    func.walk([&](Operation *op) { baseMacs += getMultiplyAccumulates(op); });
+    baseMacs = getTotalMultiplyAccumulates(func);
   SmallVector<std::string> applied;
   if (failed(patchBlocks(func, CostModelOptions{model, io, alignment}, baseMacs,
                          maxMacOverhead, maxGrid, applied)))

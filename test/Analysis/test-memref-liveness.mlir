@@ -146,3 +146,41 @@ func.func @unused_input() -> memref<16xi16> attributes {memplan.io_in_arena} {
   linalg.copy ins(%t : memref<16xi16>) outs(%out : memref<16xi16>)
   return %out : memref<16xi16>
 }
+
+// -----
+
+// A loop whose body allocates buffers (a loop over patches) is a step for its
+// start (6), the steps of its body (7-12, the yield included) and a step for
+// its end (13). %in, allocated before the loop and read in its body, lives
+// until the loop's end: [4, 13]. The body's %a and %b live over the body's
+// steps of their uses: [7, 10] and [9, 11].
+// CHECK-LABEL: memref liveness of @loop_body
+// CHECK-NEXT: buffer 0 memref.alloc memref<16xf32> 64 bytes live [4, 13]
+// CHECK-NEXT: buffer 1 memref.alloc memref<16xf32> 64 bytes live [7, 10]
+// CHECK-NEXT: buffer 2 memref.alloc memref<16xf32> 64 bytes live [9, 11]
+// CHECK: step 6 scf.for 64 bytes
+// CHECK-NEXT: step 7 memref.alloc 128 bytes
+// CHECK-NEXT: step 8 linalg.copy 128 bytes
+// CHECK-NEXT: step 9 memref.alloc 192 bytes
+// CHECK-NEXT: step 10 linalg.copy 192 bytes
+// CHECK-NEXT: step 11 linalg.copy 128 bytes
+// CHECK-NEXT: step 12 scf.yield 64 bytes
+// CHECK-NEXT: step 13 scf.for 64 bytes
+// CHECK-NEXT: step 14 func.return 0 bytes
+// CHECK-NEXT: peak 192 bytes at step 9
+func.func @loop_body(%out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %cst = arith.constant 1.0 : f32
+  %in = memref.alloc() : memref<16xf32>
+  linalg.fill ins(%cst : f32) outs(%in : memref<16xf32>)
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memref.alloc() : memref<16xf32>
+    linalg.copy ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+    %b = memref.alloc() : memref<16xf32>
+    linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
+    linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  }
+  return
+}

@@ -12,6 +12,10 @@
 // step of the last use of any alias, where steps number the top-level ops of
 // the function and a use inside a nested region (a linalg.generic body, an
 // scf.for) counts at its top-level ancestor. `memref.dealloc` is not a use.
+// A loop whose body allocates buffers itself (a loop over patches) is a step
+// for its start, the steps of its body's ops (numbered the same way), and a
+// step for its end: every iteration reuses the body's buffers, and a buffer
+// allocated before the loop that the body uses lives until the loop's end.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,6 +23,7 @@
 #define MEMOPT_ANALYSIS_MEMREFLIVENESS_H
 
 #include "mlir/IR/Operation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <optional>
@@ -26,6 +31,10 @@
 #include <cstdint>
 
 namespace mlir {
+class DataLayout;
+namespace func {
+class FuncOp;
+} // namespace func
 namespace memopt {
 
 /// One buffer of bufferized IR: an allocation and all its aliases.
@@ -82,6 +91,11 @@ private:
   /// Walks the function and fills the buffers; emits a diagnostic and returns
   /// failure if it cannot be analyzed.
   LogicalResult analyze(Operation *op);
+  /// Adds the steps of the ops of \p block, a block of \p func, and their
+  /// buffers; \p aliases maps each memref value to the buffers it aliases.
+  LogicalResult
+  analyzeBlock(Block &block, func::FuncOp func, const DataLayout &layout,
+               llvm::DenseMap<Value, llvm::SmallVector<unsigned, 1>> &aliases);
 
   /// False if analysis failed.
   bool valid = false;

@@ -367,6 +367,25 @@ def ReuseDyingInputsPass : Pass<"reuse-dying-inputs", "func::FuncOp"> {
   let dependentDialects = ["memref::MemRefDialect"];
 }
 
+def HoistStaticAllocationsPass
+    : Pass<"hoist-static-allocations", "func::FuncOp"> {
+  let summary = "Hoist static allocations out of loops, but not out of a "
+                "planned loop's body";
+  let description = [{
+    Moves every `memref.alloc` and `memref.alloca` without operands that is
+    inside a loop (`LoopLikeOpInterface`) before the outermost enclosing
+    loop that is still inside the function's body or inside the body of a
+    loop marked `"memopt.planned_loop"` (`mark-fused-elementwise`: the loops
+    of the scheduled TOSA, whose bodies the memory model counts one
+    iteration at a time). The per-pixel accumulators of the fused loops
+    are then allocated once per function, or once per planned body, where
+    `MemRefLiveness` and `memplan-plan-arena` place them. Upstream
+    `buffer-loop-hoisting` would hoist them, and the planned body's own
+    buffers, to the function level, where every buffer of the body would
+    be live for the whole loop.
+  }];
+}
+
 def MemRefCopyToLinalgPass : Pass<"memref-copy-to-linalg", "func::FuncOp"> {
   let summary = "Turn memref.copy into linalg.copy so copies become loops";
   let description = [{
@@ -566,6 +585,11 @@ def MarkFusedElementwisePass
     the concat must be a returned caller-owned output) with
     `"memopt.into_concat_slice"`; `prepare-bufferization` redirects the
     lowering of exactly those ops into their slice.
+
+    The ops of an `scf.for`'s body (a loop over patches) get the same marks,
+    and the loop itself `"memopt.planned_loop"`: the model counts its body
+    one iteration at a time, so `hoist-static-allocations` keeps the body's
+    allocations in the body.
   }];
   let options = [
     Option<"io", "io", "::mlir::memopt::IOPlacement",

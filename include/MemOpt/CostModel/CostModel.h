@@ -373,8 +373,14 @@ Operation *getInPlaceConcat(Operation *op, IOPlacement io);
 
 /// Returns the multiply-accumulates of the TOSA op \p op: output elements
 /// times the products per element of a convolution (2-d or 3-d), depthwise
-/// convolution or matmul; 0 for every other op.
+/// convolution or matmul; an `scf.for` with a constant trip count, its
+/// body's times the trips; 0 for every other op.
 int64_t getMultiplyAccumulates(Operation *op);
+
+/// Returns the multiply-accumulates of the ops nested in \p root (a
+/// function): getMultiplyAccumulates of each, the ops in a loop's body
+/// counted through the loop.
+int64_t getTotalMultiplyAccumulates(Operation *root);
 
 } // namespace memopt
 } // namespace mlir

@@ -60,6 +60,14 @@ constexpr llvm::StringLiteral kRegisterAccumulatorName =
 constexpr llvm::StringLiteral kIntoConcatSliceLocName =
     "memopt.into_concat_slice";
 
+/// Metadata of the `FusedLoc` with which `mark-fused-elementwise` wraps the
+/// location of every `scf.for` of the scheduled TOSA (a loop over patches):
+/// the memory model counts its body's peak, one iteration at a time, so
+/// `hoist-static-allocations` keeps the body's allocations inside the body,
+/// where `MemRefLiveness` numbers its ops as steps of their own and the arena
+/// plan gives them the same offsets in every iteration.
+constexpr llvm::StringLiteral kPlannedLoopLocName = "memopt.planned_loop";
+
 /// Integer attribute on an elementwise `linalg.generic` at the top level of a
 /// function: the number of the input (among its DPS inputs) whose buffer the
 /// result may take over, because the input dies there (canOverwriteOperand).

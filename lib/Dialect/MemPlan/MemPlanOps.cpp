@@ -44,11 +44,12 @@ struct PlacedBuffer {
 };
 } // namespace
 
-/// Returns the first and the last op of \p place's block that use the placed
-/// buffer or any alias of it (values computed from it by any op, nested uses
-/// counting at their ancestor in the block), or nulls if nothing uses it.
-static std::pair<Operation *, Operation *> getUseSpan(PlaceOp place) {
-  Block *block = place->getBlock();
+/// Returns the first and the last op of \p block (which holds \p place or an
+/// ancestor of it) that use the placed buffer or any alias of it (values
+/// computed from it by any op, nested uses counting at their ancestor in the
+/// block), or nulls if nothing uses it.
+static std::pair<Operation *, Operation *> getUseSpan(PlaceOp place,
+                                                      Block *block) {
   Operation *first = nullptr, *last = nullptr;
   SmallVector<Value> worklist{place.getResult()};
   llvm::DenseSet<Value> seen;
@@ -117,8 +118,6 @@ LogicalResult ArenaOp::verify() {
       diag.attachNote(user->getLoc()) << "used here";
       return diag;
     }
-    if (place->getBlock() != (*this)->getBlock())
-      return place.emitOpError("must be in the same block as its arena");
     // Malformed places (missing attributes, bad types) are reported by
     // their own verifier.
     if (!place.getOffsetAttr() || !place.getFirstAttr() ||
@@ -136,18 +135,31 @@ LogicalResult ArenaOp::verify() {
                        static_cast<int64_t>(place.getFirst()),
                        static_cast<int64_t>(place.getLast())});
   }
-  // Check in block order so that diagnostics are deterministic.
-  llvm::sort(buffers, [](const PlacedBuffer &a, const PlacedBuffer &b) {
-    return a.op->isBeforeInBlock(b.op);
+  // Check in program order (nested places in a walk's pre-order) so that
+  // diagnostics are deterministic.
+  DenseMap<Operation *, unsigned> position;
+  (*this)->getParentOp()->walk(
+      [&](PlaceOp place) { position.try_emplace(place, position.size()); });
+  llvm::sort(buffers, [&](const PlacedBuffer &a, const PlacedBuffer &b) {
+    return position.lookup(a.op) < position.lookup(b.op);
   });
 
-  // Use spans, computed on demand once per buffer.
-  SmallVector<std::optional<std::pair<Operation *, Operation *>>> spans(
-      buffers.size());
-  auto getSpan = [&](unsigned index) {
-    if (!spans[index])
-      spans[index] = getUseSpan(buffers[index].op);
-    return *spans[index];
+  // Use spans in the innermost block holding both places (a loop's body
+  // for two buffers of the body), computed on demand once per buffer and
+  // block.
+  DenseMap<std::pair<unsigned, Block *>, std::pair<Operation *, Operation *>>
+      spans;
+  auto getSpan = [&](unsigned index, Block *block) {
+    auto [it, inserted] = spans.try_emplace({index, block});
+    if (inserted)
+      it->second = getUseSpan(buffers[index].op, block);
+    return it->second;
+  };
+  auto getCommonBlock = [](Operation *a, Operation *b) {
+    Block *block = a->getBlock();
+    while (!block->findAncestorOpInBlock(*b))
+      block = block->getParentOp()->getBlock();
+    return block;
   };
 
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
@@ -179,8 +191,11 @@ LogicalResult ArenaOp::verify() {
         bool bufferFirst = buffer.last < other.first;
         PlacedBuffer earlier = bufferFirst ? buffer : other;
         PlacedBuffer later = bufferFirst ? other : buffer;
-        Operation *lastUse = getSpan(bufferFirst ? index : otherIndex).second;
-        Operation *firstUse = getSpan(bufferFirst ? otherIndex : index).first;
+        Block *block = getCommonBlock(buffer.op, other.op);
+        Operation *lastUse =
+            getSpan(bufferFirst ? index : otherIndex, block).second;
+        Operation *firstUse =
+            getSpan(bufferFirst ? otherIndex : index, block).first;
         if (!lastUse || !firstUse || lastUse->isBeforeInBlock(firstUse))
           continue;
         InFlightDiagnostic diag = buffer.op.emitOpError();

@@ -174,11 +174,21 @@ func.func @other_user() {
 
 // -----
 
-func.func @other_block(%c: i1) {
-  %arena = memplan.arena align 16 : memref<2048xi8>
-  scf.if %c {
-    // expected-error @below {{must be in the same block as its arena}}
-    %a = memplan.place %arena[0] live [0, 0] : memref<2048xi8> to memref<16xf32>
+// In a loop's body (a loop over patches), the live ranges claim %a and %b
+// never meet, but the body reads %a at the op that writes %b.
+func.func @stale_ranges_in_loop(%out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %arena = memplan.arena align 16 : memref<64xi8>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memplan.place %arena[0] live [1, 2] : memref<64xi8> to memref<16xf32>
+    linalg.copy ins(%out : memref<16xf32>) outs(%a : memref<16xf32>)
+    // expected-error @below {{buffer at offset 0 (64 bytes, live [1, 2]) and buffer at offset 0 (64 bytes, live [3, 4]) share bytes [0, 64), but the first is still used when the second is}}
+    %b = memplan.place %arena[0] live [3, 4] : memref<64xi8> to memref<16xf32>
+    // expected-note @below {{last use of the buffer at offset 0}}
+    // expected-note @below {{first use of the buffer at offset 0}}
+    linalg.copy ins(%a : memref<16xf32>) outs(%b : memref<16xf32>)
   }
   return
 }

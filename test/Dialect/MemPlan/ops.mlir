@@ -85,3 +85,27 @@ func.func @element_alignment() {
   %c = memplan.place %arena[8] live [0, 1] : memref<16xi8> to memref<2xf32>
   return
 }
+
+// Places in a loop's body (a loop over patches): the two buffers of the body
+// share bytes, one used after the other in every iteration; %in, placed
+// before the loop and read in it, lives until the loop's end and keeps its
+// own bytes.
+// CHECK-LABEL: func.func @loop_body
+// CHECK: scf.for
+// CHECK-NEXT: memplan.place %{{.*}}[64] live [2, 3]
+// CHECK: memplan.place %{{.*}}[64] live [4, 5]
+func.func @loop_body(%out: memref<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %arena = memplan.arena align 16 : memref<128xi8>
+  %in = memplan.place %arena[0] live [0, 6] : memref<128xi8> to memref<16xf32>
+  scf.for %i = %c0 to %c2 step %c1 {
+    %a = memplan.place %arena[64] live [2, 3] : memref<128xi8> to memref<16xf32>
+    linalg.copy ins(%in : memref<16xf32>) outs(%a : memref<16xf32>)
+    %b = memplan.place %arena[64] live [4, 5] : memref<128xi8> to memref<16xf32>
+    linalg.copy ins(%in : memref<16xf32>) outs(%b : memref<16xf32>)
+    linalg.copy ins(%b : memref<16xf32>) outs(%out : memref<16xf32>)
+  }
+  return
+}

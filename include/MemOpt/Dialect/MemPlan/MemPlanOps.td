@@ -22,8 +22,9 @@ def MemPlan_ArenaOp : MemPlan_Op<"arena"> {
   let description = [{
     Declares one arena: a block of N bytes, typed `memref<Nxi8>`, whose start
     is aligned to `align` bytes (a power of two). Buffers are carved out of it
-    with `memplan.place`; every user of the arena must be a `memplan.place` in
-    the same block.
+    with `memplan.place`; every user of the arena must be a `memplan.place`,
+    in the same block or nested in it (in the body of a loop over patches,
+    whose buffers take the same bytes in every iteration).
 
     The verifier proves the plan of all its `memplan.place` users safe:
     - every offset is a multiple of the alignment its element type needs
@@ -34,7 +35,11 @@ def MemPlan_ArenaOp : MemPlan_Op<"arena"> {
     - two buffers whose live ranges share a step do not share a byte, unless
       the later one has `memplan.overwrites = <offset>` naming the earlier
       one's offset, starts while it is live and outlives it: an output the
-      lowering writes over its dying input as it reads it.
+      lowering writes over its dying input as it reads it;
+    - two buffers whose live ranges share no step but that share a byte are
+      used one after the other: in the innermost block holding both places,
+      every op using the one live first (directly, through an alias or in a
+      nested region) comes before every op using the other.
 
     A violation is reported at the offending `memplan.place`, with a note at
     the other buffer for an overlap.
