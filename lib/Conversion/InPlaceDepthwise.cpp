@@ -143,12 +143,13 @@ struct InPlaceDepthwisePass
     func::FuncOp func = getOperation();
     if (func.isExternal() || !func.getBody().hasOneBlock())
       return markAllAnalysesPreserved();
-    // Decide first: each rewrite changes the uses the rule looks at.
+    // Decide first: each rewrite changes the uses the rule looks at. The
+    // memory model applies the rule in the bodies of loops over patches too.
     SmallVector<tosa::DepthwiseConv2DOp> inPlace;
-    for (auto depthwise :
-         func.getBody().front().getOps<tosa::DepthwiseConv2DOp>())
+    func.walk([&](tosa::DepthwiseConv2DOp depthwise) {
       if (isInPlaceDepthwise(depthwise))
         inPlace.push_back(depthwise);
+    });
     for (tosa::DepthwiseConv2DOp depthwise : inPlace)
       rewriteInPlace(depthwise);
     numInPlace += inPlace.size();

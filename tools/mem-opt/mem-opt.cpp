@@ -85,6 +85,7 @@ static SmallVector<HelpGroup> getHelpGroups() {
         "mark-fused-elementwise", "fuse-elementwise-groups"}},
       {"Bufferization and the arena",
        {"prepare-bufferization", "order-constant-globals", "reuse-dying-inputs",
+        "hoist-static-allocations",
         "bind-state-buffers", "memref-copy-to-linalg", "memplan-plan-arena",
         "memplan-io-to-arena", "memplan-lower", "set-llvm-target"}},
       {"Input checks and preparation",
