@@ -301,6 +301,7 @@ static void getPipelineOptions(const CompileOptions &options, bool progress,
   pipeline.partition = stringifyPartitionMode(options.partition).str();
   pipeline.patches = options.patches;
   pipeline.maxMacOverhead = options.maxMacOverhead;
+  pipeline.patchLoop = options.patchLoop;
   pipeline.placement = stringifyPlacementAlgorithm(options.placement).str();
   pipeline.dspKernels = options.dspKernels;
   // -Os unrolls the DSP kernels' reduction loops only (the pipeline's

@@ -195,6 +195,7 @@ mlir::memopt::buildTosaToCortexMPipeline(OpPassManager &pm,
     PatchPrefixPassOptions patch;
     patch.patches = options.patches;
     patch.maxMacOverhead = options.maxMacOverhead;
+    patch.loop = options.patchLoop;
     patch.model = MemoryModelKind::Lowering;
     patch.io = options.io;
     patch.alignment = options.alignment;

@@ -22,7 +22,9 @@
 #include "MemOpt/Transforms/Passes.h"
 #include "MemOpt/Utils/Attributes.h"
 #include "PatchRegions.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Verifier.h"
@@ -374,7 +376,15 @@ LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec,
   std::string cutName = (cutOp->getName().getStringRef() + " at " +
                          getLocationLabel(cutOp->getLoc()))
                             .str();
-  if (failed(applyPatchPlan(analysis, *plan))) {
+  // One loop over uniform patches computes halos outside the image too:
+  // its MACs and peak are the loop's.
+  if (loop && succeeded(applyPatchLoop(analysis, *plan))) {
+    plan->macsAfter = getTotalMultiplyAccumulates(func);
+    FailureOr<int64_t> peak = getBlockOrderPeak(func, options);
+    if (failed(peak))
+      return failure();
+    peakAfter = *peak;
+  } else if (failed(applyPatchPlan(analysis, *plan))) {
     return cutOp->emitError("patch-prefix: the ")
            << plan->rows << "x" << plan->cols
            << " grid leaves a patch without input";

@@ -15,6 +15,8 @@
 #include "PatchRegions.h"
 #include "MemOpt/CostModel/CostModel.h"
 #include "MemOpt/Utils/Attributes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tosa/IR/TosaOps.h"
 #include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
@@ -22,6 +24,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
+#include "mlir/IR/Matchers.h"
 
 using namespace mlir;
 using namespace mlir::memopt;
@@ -41,12 +44,15 @@ struct Span {
 } // namespace
 
 /// Returns the input span that \p window reads for output rows [o0, o1) of an
-/// input of \p inputSize rows.
+/// input of \p inputSize rows; unless \p clamp, the rows outside the input
+/// (its padding) are part of the span.
 static Span getInputSpan(const Window &window, int64_t o0, int64_t o1,
-                         int64_t inputSize) {
+                         int64_t inputSize, bool clamp = true) {
   int64_t lo = o0 * window.stride - window.padBefore;
   int64_t hi = (o1 - 1) * window.stride - window.padBefore +
                (window.kernel - 1) * window.dilation + 1;
+  if (!clamp)
+    return {lo, hi, 0, 0};
   int64_t clampedLo = std::max<int64_t>(lo, 0);
   int64_t clampedHi = std::min(hi, inputSize);
   return {clampedLo, clampedHi, clampedLo - lo, hi - clampedHi};
@@ -124,7 +130,8 @@ static std::array<unsigned, 2> getOperandSpatialDims(Operation *op) {
 /// around it in \p pad (top, bottom, left, right). Operands of height or
 /// width 1 are broadcast and read whole along that dimension.
 static Box getOperandRegion(Operation *op, Value operand, const Box &out,
-                            SmallVectorImpl<int64_t> *pad = nullptr) {
+                            SmallVectorImpl<int64_t> *pad = nullptr,
+                            bool clamp = true) {
   RankedTensorType type = getImageType(operand.getType());
   std::array<unsigned, 2> dims = getOperandSpatialDims(op);
   int64_t height = type.getDimSize(dims[0]), width = type.getDimSize(dims[1]);
@@ -148,8 +155,8 @@ static Box getOperandRegion(Operation *op, Value operand, const Box &out,
     return {hs.lo, hs.hi, ws.lo, ws.hi};
   }
   if (std::optional<std::array<Window, 2>> windows = getWindows(op)) {
-    Span h = getInputSpan((*windows)[0], out.h0, out.h1, height);
-    Span w = getInputSpan((*windows)[1], out.w0, out.w1, width);
+    Span h = getInputSpan((*windows)[0], out.h0, out.h1, height, clamp);
+    Span w = getInputSpan((*windows)[1], out.w0, out.w1, width, clamp);
     if (pad)
       pad->assign({h.padBefore, h.padAfter, w.padBefore, w.padAfter});
     return {h.lo, h.hi, w.lo, w.hi};
@@ -291,7 +298,7 @@ static std::pair<int64_t, int64_t> getPart(int64_t size, int64_t parts,
 /// Values the patch does not need have no entry.
 DenseMap<Value, Box>
 mlir::memopt::getNeededRegions(const PrefixAnalysis &analysis, unsigned cut,
-                               const Box &out) {
+                               const Box &out, bool clamp) {
   DenseMap<Value, Box> needed;
   needed[analysis.ops[cut]->getResult(0)] = out;
   for (int index = cut; index >= 0; --index) {
@@ -303,7 +310,7 @@ mlir::memopt::getNeededRegions(const PrefixAnalysis &analysis, unsigned cut,
     for (Value operand : op->getOperands()) {
       if (!analysis.isActivation(operand))
         continue;
-      Box in = getOperandRegion(op, operand, region);
+      Box in = getOperandRegion(op, operand, region, nullptr, clamp);
       auto [entry, inserted] = needed.try_emplace(operand, in);
       if (!inserted)
         entry->second = entry->second.unite(in);
@@ -497,3 +504,283 @@ mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
   return success();
 }
 
+
+//===----------------------------------------------------------------------===//
+// One loop over the patches
+//===----------------------------------------------------------------------===//
+
+/// Returns the value a windowed op \p op reads outside its input (its
+/// padding): a convolution's input zero point, the lowest value for a max
+/// pool, nothing for other ops (an average pool leaves its padding out of
+/// the count).
+static std::optional<TypedAttr> getPadValue(Operation *op) {
+  if (isa<tosa::Conv2DOp, tosa::DepthwiseConv2DOp>(op)) {
+    DenseElementsAttr zeroPoint;
+    if (!matchPattern(op->getOperand(3), m_Constant(&zeroPoint)) ||
+        zeroPoint.empty())
+      return std::nullopt;
+    return cast<TypedAttr>(*zeroPoint.getValues<Attribute>().begin());
+  }
+  if (isa<tosa::MaxPool2dOp>(op)) {
+    Type type = getElementTypeOrSelf(op->getOperand(0).getType());
+    Builder builder(op->getContext());
+    if (auto integer = dyn_cast<IntegerType>(type))
+      return cast<TypedAttr>(builder.getIntegerAttr(
+          type, APInt::getSignedMinValue(integer.getWidth())));
+    if (auto floating = dyn_cast<FloatType>(type))
+      return cast<TypedAttr>(builder.getFloatAttr(
+          type, APFloat::getInf(floating.getFloatSemantics(), true)));
+  }
+  return std::nullopt;
+}
+
+namespace {
+/// How one op of the loop's body reads one activation operand (or the
+/// region a body value holds): the region in patch (0, 0), which moves by
+/// (rows, columns) per patch row and column, whether it reaches outside the
+/// image in some patch, and the value a windowed op needs there.
+struct LoopRead {
+  Box first;
+  int64_t rowStep = 0, colStep = 0;
+  bool outside = false;
+  std::optional<TypedAttr> fill;
+};
+} // namespace
+
+LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
+                                           const PatchPlan &plan) {
+  Operation *cutOp = analysis.ops[plan.cut];
+  Value cutValue = cutOp->getResult(0);
+  auto cutType = cast<RankedTensorType>(cutValue.getType());
+  int64_t rows = plan.rows, cols = plan.cols;
+  if (cutType.getDimSize(1) % rows || cutType.getDimSize(2) % cols)
+    return failure();
+  int64_t patchHeight = cutType.getDimSize(1) / rows;
+  int64_t patchWidth = cutType.getDimSize(2) / cols;
+  auto getOutput = [&](int64_t row, int64_t col) {
+    return Box{row * patchHeight, (row + 1) * patchHeight, col * patchWidth,
+               (col + 1) * patchWidth};
+  };
+  // Every op's region in every patch, unclamped; in patch (row, col) it must
+  // be patch (0, 0)'s moved by row and col steps, and so must every operand
+  // region each op reads.
+  SmallVector<DenseMap<Value, Box>> regions;
+  for (int64_t row = 0; row < rows; ++row)
+    for (int64_t col = 0; col < cols; ++col)
+      regions.push_back(getNeededRegions(analysis, plan.cut,
+                                         getOutput(row, col), false));
+  auto moved = [](const Box &box, int64_t dh, int64_t dw) {
+    return Box{box.h0 + dh, box.h1 + dh, box.w0 + dw, box.w1 + dw};
+  };
+  SmallVector<Operation *> bodyOps;
+  DenseMap<std::pair<Operation *, Value>, LoopRead> reads;
+  for (unsigned index = 0; index <= plan.cut; ++index) {
+    Operation *op = analysis.ops[index];
+    if (!regions.front().contains(op->getResult(0)))
+      continue;
+    bodyOps.push_back(op);
+    bool windowed = getWindows(op).has_value();
+    if (isa<tosa::AvgPool2dOp>(op) &&
+        llvm::any_of(cast<tosa::AvgPool2dOp>(op).getPad(),
+                     [](int64_t amount) { return amount != 0; }))
+      return failure();
+    if (!windowed && !isElementwiseOp(op) &&
+        !(isa<tosa::ConcatOp>(op) && cast<tosa::ConcatOp>(op).getAxis() == 3))
+      return failure();
+    auto result = cast<RankedTensorType>(op->getResult(0).getType());
+    for (Value operand : op->getOperands()) {
+      if (!analysis.isActivation(operand))
+        continue;
+      RankedTensorType type = getImageType(operand.getType());
+      if (!type || (!windowed && (type.getDimSize(1) != result.getDimSize(1) ||
+                                  type.getDimSize(2) != result.getDimSize(2))))
+        return failure();
+      SmallVector<Box> wants;
+      for (const DenseMap<Value, Box> &patch : regions)
+        wants.push_back(getOperandRegion(op, operand,
+                                         patch.lookup(op->getResult(0)),
+                                         nullptr, false));
+      LoopRead read;
+      read.first = wants.front();
+      read.rowStep = rows > 1 ? wants[cols].h0 - wants.front().h0 : 0;
+      read.colStep = cols > 1 ? wants[1].w0 - wants.front().w0 : 0;
+      bool &outside = read.outside;
+      for (int64_t row = 0; row < rows; ++row)
+        for (int64_t col = 0; col < cols; ++col) {
+          const Box &want = wants[row * cols + col];
+          if (!(want == moved(read.first, row * read.rowStep,
+                              col * read.colStep)))
+            return failure();
+          outside |= want.h0 < 0 || want.w0 < 0 ||
+                     want.h1 > type.getDimSize(1) ||
+                     want.w1 > type.getDimSize(2);
+        }
+      if (outside && windowed && !(read.fill = getPadValue(op)))
+        return failure();
+      reads[{op, operand}] = read;
+    }
+  }
+  for (auto [index, patch] : llvm::enumerate(regions)) {
+    int64_t row = index / cols, col = index % cols;
+    for (Operation *op : bodyOps) {
+      Value result = op->getResult(0);
+      const DenseMap<Value, Box> &first = regions.front();
+      int64_t dh = rows > 1 ? regions[cols].lookup(result).h0 -
+                                  first.lookup(result).h0
+                            : 0;
+      int64_t dw = cols > 1 ? regions[1].lookup(result).w0 -
+                                  first.lookup(result).w0
+                            : 0;
+      if (!(patch.lookup(result) ==
+            moved(first.lookup(result), row * dh, col * dw)))
+        return failure();
+    }
+  }
+
+  // The loop, where the cut was.
+  OpBuilder builder(cutOp->getContext());
+  builder.setInsertionPointAfter(cutOp);
+  Location loc = cutOp->getLoc();
+  auto constant = [&](int64_t value) -> Value {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  };
+  Value init = tensor::EmptyOp::create(builder, loc, cutType.getShape(),
+                                       cutType.getElementType());
+  auto loop = scf::ForOp::create(builder, loc, constant(0),
+                                 constant(rows * cols), constant(1),
+                                 ValueRange{init});
+  builder.setInsertionPointToStart(loop.getBody());
+  Value patch = loop.getInductionVar();
+  Value row = arith::DivUIOp::create(builder, loc, patch, constant(cols));
+  Value col = arith::RemUIOp::create(builder, loc, patch, constant(cols));
+  // base + step * (row or col), as an index.
+  auto affine = [&](int64_t base, int64_t step, Value along) -> Value {
+    if (step == 0)
+      return constant(base);
+    Value scaled = arith::MulIOp::create(builder, loc, along, constant(step));
+    return arith::AddIOp::create(builder, loc, scaled, constant(base));
+  };
+  auto minMax = [&](Value value, int64_t bound, bool max) -> Value {
+    return max ? Value(arith::MaxSIOp::create(builder, loc, value,
+                                              constant(bound)))
+               : Value(arith::MinSIOp::create(builder, loc, value,
+                                              constant(bound)));
+  };
+  // The tile of every body value: its region in this patch, as the region
+  // of patch (0, 0) moved by the value's steps.
+  DenseMap<Value, std::pair<Value, LoopRead>> tiles;
+  MLIRContext *context = builder.getContext();
+  SmallVector<OpFoldResult> unitStrides(4, builder.getIndexAttr(1));
+  // Reads `read` of `value`: of the whole image, or of the value's tile.
+  auto readRegion = [&](Value value, const LoopRead &read) -> Value {
+    auto type = cast<RankedTensorType>(value.getType());
+    auto it = tiles.find(value);
+    bool fromTile = it != tiles.end();
+    Value source = fromTile ? it->second.first : value;
+    SmallVector<int64_t> shape = {type.getDimSize(0), read.first.getHeight(),
+                                  read.first.getWidth(), type.getDimSize(3)};
+    auto resultType = RankedTensorType::get(shape, type.getElementType());
+    if (fromTile && !read.fill) {
+      // Inside the tile, at a fixed place.
+      if (source.getType() == resultType)
+        return source;
+      const Box &have = it->second.second.first;
+      SmallVector<int64_t> offsets = {0, read.first.h0 - have.h0,
+                                      read.first.w0 - have.w0, 0};
+      return tensor::ExtractSliceOp::create(
+          builder, loc, resultType, source,
+          getAsIndexOpFoldResult(context, offsets),
+          getAsIndexOpFoldResult(context, shape), unitStrides);
+    }
+    Value h0 = affine(read.first.h0, read.rowStep, row);
+    Value w0 = affine(read.first.w0, read.colStep, col);
+    if (!fromTile && !read.outside)
+      return tensor::ExtractSliceOp::create(
+          builder, loc, resultType, source,
+          {builder.getIndexAttr(0), h0, w0, builder.getIndexAttr(0)},
+          getAsIndexOpFoldResult(context, shape), unitStrides);
+    // The source's origin in image coordinates.
+    const LoopRead origin = fromTile ? it->second.second : LoopRead();
+    Value originH = affine(origin.first.h0, origin.rowStep, row);
+    Value originW = affine(origin.first.w0, origin.colStep, col);
+    int64_t height = type.getDimSize(1), width = type.getDimSize(2);
+    // The part inside the image, padded with the fill (zero if any value
+    // does): a view of dynamic size and a tensor.pad of the static tile.
+    TypedAttr fill = read.fill ? *read.fill
+                               : cast<TypedAttr>(builder.getZeroAttr(
+                                     type.getElementType()));
+    Value h1 = arith::AddIOp::create(builder, loc, h0,
+                                     constant(read.first.getHeight()));
+    Value w1 = arith::AddIOp::create(builder, loc, w0,
+                                     constant(read.first.getWidth()));
+    Value loH = minMax(minMax(h0, 0, true), height, false);
+    Value hiH = minMax(minMax(h1, 0, true), height, false);
+    Value loW = minMax(minMax(w0, 0, true), width, false);
+    Value hiW = minMax(minMax(w1, 0, true), width, false);
+    SmallVector<OpFoldResult> offsets = {
+        builder.getIndexAttr(0),
+        OpFoldResult(arith::SubIOp::create(builder, loc, loH, originH)),
+        OpFoldResult(arith::SubIOp::create(builder, loc, loW, originW)),
+        builder.getIndexAttr(0)};
+    SmallVector<OpFoldResult> sizes = {
+        builder.getIndexAttr(shape[0]),
+        OpFoldResult(arith::SubIOp::create(builder, loc, hiH, loH)),
+        OpFoldResult(arith::SubIOp::create(builder, loc, hiW, loW)),
+        builder.getIndexAttr(shape[3])};
+    Value inside = tensor::ExtractSliceOp::create(builder, loc, source,
+                                                  offsets, sizes, unitStrides);
+    SmallVector<OpFoldResult> low = {
+        builder.getIndexAttr(0),
+        OpFoldResult(arith::SubIOp::create(builder, loc, loH, h0)),
+        OpFoldResult(arith::SubIOp::create(builder, loc, loW, w0)),
+        builder.getIndexAttr(0)};
+    SmallVector<OpFoldResult> high = {
+        builder.getIndexAttr(0),
+        OpFoldResult(arith::SubIOp::create(builder, loc, h1, hiH)),
+        OpFoldResult(arith::SubIOp::create(builder, loc, w1, hiW)),
+        builder.getIndexAttr(0)};
+    Value fillValue = arith::ConstantOp::create(builder, loc, fill);
+    return tensor::PadOp::create(builder, loc, resultType, inside, low, high,
+                                 fillValue);
+  };
+  for (Operation *op : bodyOps) {
+    IRMapping mapping;
+    for (Value operand : op->getOperands())
+      if (auto it = reads.find({op, operand}); it != reads.end())
+        mapping.map(operand, readRegion(operand, it->second));
+    Operation *clone = builder.clone(*op, mapping);
+    clone->removeAttr(kPatchAttrName);
+    Value result = op->getResult(0);
+    const Box &first = regions.front().lookup(result);
+    auto type = cast<RankedTensorType>(result.getType());
+    clone->getResult(0).setType(RankedTensorType::get(
+        {type.getDimSize(0), first.getHeight(), first.getWidth(),
+         type.getDimSize(3)},
+        type.getElementType()));
+    if (getWindows(op))
+      clone->setAttr("pad", builder.getDenseI64ArrayAttr({0, 0, 0, 0}));
+    LoopRead tile;
+    tile.first = first;
+    tile.rowStep = rows > 1 ? regions[cols].lookup(result).h0 - first.h0 : 0;
+    tile.colStep = cols > 1 ? regions[1].lookup(result).w0 - first.w0 : 0;
+    tiles[result] = {clone->getResult(0), tile};
+  }
+  SmallVector<OpFoldResult> offsets = {
+      builder.getIndexAttr(0), OpFoldResult(affine(0, patchHeight, row)),
+      OpFoldResult(affine(0, patchWidth, col)), builder.getIndexAttr(0)};
+  SmallVector<int64_t> sizes = {cutType.getDimSize(0), patchHeight,
+                                patchWidth, cutType.getDimSize(3)};
+  Value inserted = tensor::InsertSliceOp::create(
+      builder, loc, tiles[cutValue].first, loop.getRegionIterArgs().front(),
+      offsets, getAsIndexOpFoldResult(context, sizes), unitStrides);
+  scf::YieldOp::create(builder, loc, inserted);
+  cutValue.replaceAllUsesWith(loop.getResult(0));
+  // The original prefix is dead now (its only outside value was the cut).
+  for (int index = plan.cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    if (!op->use_empty())
+      return failure();
+    op->erase();
+  }
+  return success();
+}

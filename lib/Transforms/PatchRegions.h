@@ -82,9 +82,11 @@ RankedTensorType getImageType(Type type);
 
 /// Returns the region each value of \p analysis (up to and including op
 /// \p cut) must hold to compute the patch \p out of the cut value. Values
-/// the patch does not need have no entry.
+/// the patch does not need have no entry. Unless \p clamp, a windowed op's
+/// operand region holds its padding too (it may reach outside the image).
 DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
-                                      unsigned cut, const Box &out);
+                                      unsigned cut, const Box &out,
+                                      bool clamp = true);
 
 /// Returns the multiply-accumulates of the ops up to op \p cut when they run
 /// as the \p rows x \p cols grid (1 x 1: unpatched).
@@ -98,6 +100,19 @@ int64_t getPrefixMacs(const PrefixAnalysis &analysis, unsigned cut,
 LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
                              const PatchPlan &plan,
                              SmallVectorImpl<Operation *> *clones = nullptr);
+
+/// Rewrites the ops of \p analysis up to \p plan's cut into one `scf.for`
+/// over \p plan's patches, in grid order, whose body computes one patch:
+/// every value over its unclamped region (the same size for every patch),
+/// windowed ops without padding over operands whose rows and columns
+/// outside the image hold the padding value (a `tensor.pad` of the part
+/// inside, with amounts the loop computes). Returns failure, leaving the IR
+/// unchanged, if the prefix does not allow it: a grid that does not divide
+/// the cut, ops other than convolutions, depthwise convolutions, max pools,
+/// unpadded average pools, elementwise ops and channel concats, broadcast
+/// operands, or regions whose size or step differs between patches.
+LogicalResult applyPatchLoop(const PrefixAnalysis &analysis,
+                             const PatchPlan &plan);
 
 /// Returns the peak of \p func under \p options in block order, or failure
 /// (with errors emitted) if it cannot be modelled.

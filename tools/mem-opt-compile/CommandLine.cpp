@@ -132,6 +132,14 @@ static cl::opt<std::string, true> patchesMode(
                 "--sram's choice. auto says in one line why it keeps no grid",
                 options.patches),
     cl::location(options.patches), inTool);
+static cl::opt<bool, true> patchLoop(
+    "patch-loop",
+    withDefault("Experimental: run the chosen patches as one loop over "
+                "uniform patches (one copy of the prefix's code; halos "
+                "outside the image cost MACs and SRAM) where the prefix "
+                "allows it",
+                options.patchLoop ? "true" : "false"),
+    cl::location(options.patchLoop), inTool);
 static cl::opt<double, true> maxMacOverhead(
     "max-mac-overhead",
     withDefault("Largest extra multiply-accumulates --patches=auto and the "

@@ -193,6 +193,9 @@ struct CompileOptions {
   /// Largest extra multiply-accumulates `patches=auto` may add, in percent
   /// of the model's.
   double maxMacOverhead = 20.0;
+  /// Experimental: the chosen patch grid as one loop over uniform patches
+  /// where the prefix allows it (patch-prefix's `loop`).
+  bool patchLoop = false;
   /// With a budget (sramBytes > 0) and patches `off`, let the budget choose
   /// the program: among no patches and the patch grids within
   /// maxMacOverhead, the one with the fewest estimated instructions (with

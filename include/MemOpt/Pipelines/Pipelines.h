@@ -101,6 +101,13 @@ struct TosaToCortexMOptions : public PassPipelineOptions<TosaToCortexMOptions> {
                      "<rows>x<cols>, optionally followed by +blocks (the "
                      "blocks at the peak computed in bands as well)"),
       llvm::cl::init("off")};
+  /// Experimental: the chosen grid as one loop over uniform patches.
+  PassOptions::Option<bool> patchLoop{
+      *this, "patch-loop",
+      llvm::cl::desc("Experimental: emit the chosen patches as one scf.for "
+                     "over uniform patches where the prefix allows it "
+                     "(patch-prefix's loop; default: false)"),
+      llvm::cl::init(false)};
   /// MAC limit of patches=auto.
   PassOptions::Option<double> maxMacOverhead{
       *this, "max-mac-overhead",

@@ -293,6 +293,10 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     Option<"maxGrid", "max-grid", "unsigned", /*default=*/"8",
            "Largest number of patch rows and columns patches=auto tries "
            "(default: 8)">,
+    Option<"loop", "loop", "bool", /*default=*/"false",
+           "Experimental: emit the chosen grid as one scf.for over uniform "
+           "patches where the prefix allows it (see the description); "
+           "otherwise, or by default, one copy of the prefix per patch">,
   ]);
   let statistics = [
     Statistic<"prefixesPatched", "prefixes-patched",
@@ -300,7 +304,9 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     Statistic<"blocksPatched", "blocks-patched",
               "Blocks computed in bands (patches=<...>+blocks)">,
   ];
-  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def WidenDepthwisePass : Pass<"widen-depthwise", "func::FuncOp"> {
