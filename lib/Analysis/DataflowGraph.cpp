@@ -589,11 +589,12 @@ LogicalResult DataflowGraphBuilder::addBlockOps(Block &block) {
       return op.emitOpError("has regions; mem-opt models single-block "
                             "functions of region-free tensor ops and "
                             "scf.for loops of them");
-    // A slice of an activation at offsets and sizes a loop computes (a
-    // patch's rows inside the image) is a view of a static buffer.
+    // A slice at offsets and sizes a loop computes (a patch's rows inside
+    // the image) is a view of a static buffer or weight.
     auto slice = dyn_cast<tensor::ExtractSliceOp>(op);
-    bool dynamicView = slice && graph.lookupBuffer(slice.getSource()) &&
-                       slice.getType().hasRank();
+    bool dynamicView = slice && slice.getType().hasRank() &&
+                       (graph.lookupBuffer(slice.getSource()) ||
+                        weights.contains(slice.getSource()));
     for (Value result : op.getResults()) {
       std::string problem = checkActivationType(result.getType());
       if (!problem.empty() && !dynamicView)

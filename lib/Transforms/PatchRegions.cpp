@@ -574,6 +574,9 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
   };
   SmallVector<Operation *> bodyOps;
   DenseMap<std::pair<Operation *, Value>, LoopRead> reads;
+  // The padding value the windowed readers of a body value need outside
+  // the image.
+  DenseMap<Value, TypedAttr> fills;
   for (unsigned index = 0; index <= plan.cut; ++index) {
     Operation *op = analysis.ops[index];
     if (!regions.front().contains(op->getResult(0)))
@@ -617,6 +620,14 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
         }
       if (outside && windowed && !(read.fill = getPadValue(op)))
         return failure();
+      // A body value is filled once, in place, for all its windowed readers.
+      if (read.fill && regions.front().contains(operand) &&
+          operand.getDefiningOp() &&
+          llvm::is_contained(analysis.ops, operand.getDefiningOp())) {
+        auto [it, inserted] = fills.try_emplace(operand, *read.fill);
+        if (!inserted && it->second != *read.fill)
+          return failure();
+      }
       reads[{op, operand}] = read;
     }
   }
@@ -680,8 +691,8 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     SmallVector<int64_t> shape = {type.getDimSize(0), read.first.getHeight(),
                                   read.first.getWidth(), type.getDimSize(3)};
     auto resultType = RankedTensorType::get(shape, type.getElementType());
-    if (fromTile && !read.fill) {
-      // Inside the tile, at a fixed place.
+    if (fromTile) {
+      // Inside the tile (filled outside the image), at a fixed place.
       if (source.getType() == resultType)
         return source;
       const Box &have = it->second.second.first;
@@ -743,6 +754,89 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     return tensor::PadOp::create(builder, loc, resultType, inside, low, high,
                                  fillValue);
   };
+  // Writes the fill of `value` (fills) over the rows and columns of its
+  // tile `tileValue` (holding `tile`) outside the image, in place: inserts
+  // of views of a constant, of the sizes the loop computes (0 inside).
+  auto fillOutside = [&](Value tileValue, const LoopRead &tile,
+                         Value value) -> Value {
+    auto it = fills.find(value);
+    if (it == fills.end())
+      return tileValue;
+    auto type = cast<RankedTensorType>(tileValue.getType());
+    auto image = cast<RankedTensorType>(value.getType());
+    int64_t height = type.getDimSize(1), width = type.getDimSize(2);
+    // The most rows (columns) any patch has outside the image.
+    int64_t lastRow = (rows - 1) * tile.rowStep;
+    int64_t lastCol = (cols - 1) * tile.colStep;
+    int64_t maxRows = std::max(
+        {int64_t(0), -tile.first.h0, -(tile.first.h0 + lastRow),
+         tile.first.h1 - image.getDimSize(1),
+         tile.first.h1 + lastRow - image.getDimSize(1)});
+    int64_t maxCols = std::max(
+        {int64_t(0), -tile.first.w0, -(tile.first.w0 + lastCol),
+         tile.first.w1 - image.getDimSize(2),
+         tile.first.w1 + lastCol - image.getDimSize(2)});
+    maxRows = std::min(maxRows, height);
+    maxCols = std::min(maxCols, width);
+    Value h0 = affine(tile.first.h0, tile.rowStep, row);
+    Value w0 = affine(tile.first.w0, tile.colStep, col);
+    // Rows (columns) outside: min(max(0 - h0, 0), max) before, min(max(h0 +
+    // height - imageHeight, 0), max) after.
+    auto count = [&](Value excess, int64_t most) {
+      return minMax(minMax(excess, 0, true), most, false);
+    };
+    Value zero = constant(0);
+    Value before = count(arith::SubIOp::create(builder, loc, zero, h0),
+                         maxRows);
+    Value after = count(
+        arith::AddIOp::create(builder, loc, h0,
+                              constant(height - image.getDimSize(1))),
+        maxRows);
+    Value left = count(arith::SubIOp::create(builder, loc, zero, w0), maxCols);
+    Value right = count(
+        arith::AddIOp::create(builder, loc, w0,
+                              constant(width - image.getDimSize(2))),
+        maxCols);
+    auto strip = [&](ArrayRef<int64_t> shape) -> Value {
+      auto stripType = RankedTensorType::get(shape, type.getElementType());
+      return tosa::ConstOp::create(
+          builder, loc, stripType,
+          DenseElementsAttr::get(stripType, ArrayRef<Attribute>(it->second)));
+    };
+    auto insert = [&](Value into, Value constantStrip,
+                      ArrayRef<OpFoldResult> offsets,
+                      ArrayRef<OpFoldResult> sizes) -> Value {
+      SmallVector<OpFoldResult> zeros(4, builder.getIndexAttr(0));
+      Value view = tensor::ExtractSliceOp::create(builder, loc, constantStrip,
+                                                  zeros, sizes, unitStrides);
+      return tensor::InsertSliceOp::create(builder, loc, view, into, offsets,
+                                           sizes, unitStrides);
+    };
+    OpFoldResult n = builder.getIndexAttr(type.getDimSize(0));
+    OpFoldResult c = builder.getIndexAttr(type.getDimSize(3));
+    OpFoldResult z = builder.getIndexAttr(0);
+    if (maxRows > 0) {
+      Value rowsStrip = strip({type.getDimSize(0), maxRows, width,
+                               type.getDimSize(3)});
+      OpFoldResult full = builder.getIndexAttr(width);
+      tileValue = insert(tileValue, rowsStrip, {z, z, z, z},
+                         {n, before, full, c});
+      Value at = arith::SubIOp::create(builder, loc, constant(height), after);
+      tileValue = insert(tileValue, rowsStrip, {z, at, z, z},
+                         {n, after, full, c});
+    }
+    if (maxCols > 0) {
+      Value colsStrip = strip({type.getDimSize(0), height, maxCols,
+                               type.getDimSize(3)});
+      OpFoldResult full = builder.getIndexAttr(height);
+      tileValue = insert(tileValue, colsStrip, {z, z, z, z},
+                         {n, full, left, c});
+      Value at = arith::SubIOp::create(builder, loc, constant(width), right);
+      tileValue = insert(tileValue, colsStrip, {z, z, at, z},
+                         {n, full, right, c});
+    }
+    return tileValue;
+  };
   for (Operation *op : bodyOps) {
     IRMapping mapping;
     for (Value operand : op->getOperands())
@@ -763,7 +857,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     tile.first = first;
     tile.rowStep = rows > 1 ? regions[cols].lookup(result).h0 - first.h0 : 0;
     tile.colStep = cols > 1 ? regions[1].lookup(result).w0 - first.w0 : 0;
-    tiles[result] = {clone->getResult(0), tile};
+    tiles[result] = {fillOutside(clone->getResult(0), tile, result), tile};
   }
   SmallVector<OpFoldResult> offsets = {
       builder.getIndexAttr(0), OpFoldResult(affine(0, patchHeight, row)),

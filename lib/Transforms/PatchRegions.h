@@ -105,8 +105,9 @@ LogicalResult applyPatchPlan(const PrefixAnalysis &analysis,
 /// over \p plan's patches, in grid order, whose body computes one patch:
 /// every value over its unclamped region (the same size for every patch),
 /// windowed ops without padding over operands whose rows and columns
-/// outside the image hold the padding value (a `tensor.pad` of the part
-/// inside, with amounts the loop computes). Returns failure, leaving the IR
+/// outside the image hold the padding value (a `tensor.pad` of the graph
+/// input's part inside; a body value's tile written over in place with
+/// views of constant strips, in sizes the loop computes). Returns failure, leaving the IR
 /// unchanged, if the prefix does not allow it: a grid that does not divide
 /// the cut, ops other than convolutions, depthwise convolutions, max pools,
 /// unpadded average pools, elementwise ops and channel concats, broadcast

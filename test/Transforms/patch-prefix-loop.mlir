@@ -13,8 +13,11 @@
 // conv rows [-1, 5) and columns [-1, 9), which read input rows [-2, 6) and
 // columns [-2, 10). The windowed ops run without padding over tiles whose
 // rows and columns outside the image hold their input zero point: the
-// input's in-image part padded with -7 to 1x8x12x2, the conv's (rescaled)
-// 6x10 tile's in-image part padded with 5 to 1x6x10x4.
+// input's in-image part padded with -7 to 1x8x12x2 (tensor.pad); the conv's
+// rescaled 6x10 tile gets 5 written in place over its rows (at most 1
+// outside: the tile's rows [-1, 5) and [1, 7) of 4) and columns ([-1, 9):
+// 1 on each side), by inserts of views of constant strips whose sizes the
+// loop computes.
 // MACs by hand: unpatched, conv 8x8x4 outputs x 18 = 4608 and depthwise
 // 8x8x4 x 9 = 2304: 6912; per patch conv 6x10x4 x 18 = 4320 and depthwise
 // 4x8x4 x 9 = 1152, twice: 10944.
@@ -25,9 +28,10 @@
 // CHECK: tensor.yield %c-7_i8
 // CHECK: } : tensor<1x?x?x2xi8> to tensor<1x8x12x2xi8>
 // CHECK: tosa.conv2d {{.*}}pad = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x6x10x4xi32>
-// CHECK: tensor.pad
-// CHECK: tensor.yield %c5_i8
-// CHECK: } : tensor<1x?x?x4xi8> to tensor<1x6x10x4xi8>
+// CHECK: "tosa.const"() <{values = dense<5> : tensor<1x1x10x4xi8>}>
+// CHECK-COUNT-2: tensor.insert_slice {{.*}} : tensor<1x?x10x4xi8> into tensor<1x6x10x4xi8>
+// CHECK: "tosa.const"() <{values = dense<5> : tensor<1x6x1x4xi8>}>
+// CHECK-COUNT-2: tensor.insert_slice {{.*}} : tensor<1x6x?x4xi8> into tensor<1x6x10x4xi8>
 // CHECK: tosa.depthwise_conv2d {{.*}}pad = array<i64: 0, 0, 0, 0>{{.*}} -> tensor<1x4x8x4xi32>
 // CHECK: tosa.max_pool2d {{.*}} -> tensor<1x2x4x4xi8>
 // CHECK: tensor.insert_slice {{.*}} [1, 2, 4, 4] [1, 1, 1, 1] : tensor<1x2x4x4xi8> into tensor<1x4x4x4xi8>

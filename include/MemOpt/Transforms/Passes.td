@@ -271,6 +271,20 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     and after, predicted peak before and after). When `patches=auto` keeps
     no grid, a remark says why in one line.
 
+    `loop=true` (experimental) emits the chosen grid, if it divides the
+    cut, as one `scf.for` over the patches in grid order instead of one
+    copy per patch: the body computes every value over its unclamped region
+    (the same size in every patch), the windowed ops without padding over
+    tiles whose rows and columns outside the image hold the padding value
+    (the graph input's part inside padded by a `tensor.pad`; a body
+    value's tile written over in place with views of constant strips), and
+    inserts the patch into the carried cut value. The memory model takes
+    the loop as one step whose workspace is its body's peak. Border patches
+    compute halos outside the image: the summary's MACs and peak are the
+    loop's. Prefixes with other ops (pads, slices, transposes, padded
+    average pools, broadcasts) or regions that are not the same in every
+    patch keep their copies. The grid is still chosen by the copies' peak.
+
     `+blocks` after any of these (`auto+blocks`, `3x3@2+blocks`,
     `off+blocks`) then computes the blocks at the peak in bands: while the
     peak comes from the ops between a value and a later cut (an inverted
