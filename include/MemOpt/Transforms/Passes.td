@@ -310,7 +310,7 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     Option<"loop", "loop", "bool", /*default=*/"false",
            "Experimental: emit the chosen grid as one scf.for over uniform "
            "patches where the prefix allows it (see the description); "
-           "otherwise, or by default, one copy of the prefix per patch">,
+           "otherwise one copy of the prefix per patch (default: false)">,
   ]);
   let statistics = [
     Statistic<"prefixesPatched", "prefixes-patched",
