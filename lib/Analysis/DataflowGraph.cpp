@@ -149,6 +149,9 @@ private:
   }
   /// Adds a buffer for \p value and returns its id.
   BufferId addBuffer(Value value, std::optional<NodeId> producer);
+  /// Appends \p node (its inputs and predecessors made sorted and unique)
+  /// and links it to its inputs, predecessors and ops.
+  void pushNode(Node node);
   /// Adds a node for \p op; \p isView makes it a view of its first operand.
   LogicalResult addNode(Operation *op, bool isView);
   /// Applies the lowering's per-op rules to the node \p id: in-place
@@ -224,6 +227,22 @@ bool DataflowGraphBuilder::isWeightOp(Operation *op) const {
     return false;
   return llvm::all_of(op->getOperands(),
                       [&](Value operand) { return weights.contains(operand); });
+}
+
+void DataflowGraphBuilder::pushNode(Node node) {
+  NodeId id = graph.nodes.size();
+  llvm::sort(node.inputs);
+  node.inputs.erase(llvm::unique(node.inputs), node.inputs.end());
+  llvm::sort(node.preds);
+  node.preds.erase(llvm::unique(node.preds), node.preds.end());
+  graph.nodeOfOp[node.op] = id;
+  for (Operation *fused : node.fusedOps)
+    graph.nodeOfOp[fused] = id;
+  for (BufferId input : node.inputs)
+    graph.buffers[input].users.push_back(id);
+  for (NodeId pred : node.preds)
+    graph.nodes[pred].succs.push_back(id);
+  graph.nodes.push_back(std::move(node));
 }
 
 LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
@@ -307,19 +326,7 @@ LogicalResult DataflowGraphBuilder::addNode(Operation *op, bool isView) {
       node.preds.push_back(it->second);
     lastPatchNode[{tag[0], tag[1]}] = id;
   }
-  llvm::sort(node.inputs);
-  node.inputs.erase(llvm::unique(node.inputs), node.inputs.end());
-  llvm::sort(node.preds);
-  node.preds.erase(llvm::unique(node.preds), node.preds.end());
-
-  graph.nodes.push_back(std::move(node));
-  graph.nodeOfOp[op] = id;
-  for (Operation *fused : graph.nodes[id].fusedOps)
-    graph.nodeOfOp[fused] = id;
-  for (BufferId input : graph.nodes[id].inputs)
-    graph.buffers[input].users.push_back(id);
-  for (NodeId pred : graph.nodes[id].preds)
-    graph.nodes[pred].succs.push_back(id);
+  pushNode(std::move(node));
 
   if (isView) {
     // The result lives in the buffer of the viewed operand (an insert's
@@ -709,16 +716,7 @@ LogicalResult DataflowGraphBuilder::addLoop(scf::ForOp loop) {
   for (BufferId read : reads)
     if (std::optional<NodeId> producer = graph.buffers[read].producer)
       node.preds.push_back(*producer);
-  llvm::sort(node.inputs);
-  node.inputs.erase(llvm::unique(node.inputs), node.inputs.end());
-  llvm::sort(node.preds);
-  node.preds.erase(llvm::unique(node.preds), node.preds.end());
-  graph.nodes.push_back(std::move(node));
-  graph.nodeOfOp[loop] = id;
-  for (BufferId input : graph.nodes[id].inputs)
-    graph.buffers[input].users.push_back(id);
-  for (NodeId pred : graph.nodes[id].preds)
-    graph.nodes[pred].succs.push_back(id);
+  pushNode(std::move(node));
   for (Value result : loop.getResults())
     if (isa<TensorType>(result.getType()))
       graph.nodes[id].outputs.push_back(addBuffer(result, id));

@@ -573,7 +573,22 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     return Box{box.h0 + dh, box.h1 + dh, box.w0 + dw, box.w1 + dw};
   };
   SmallVector<Operation *> bodyOps;
+  // The region each body value holds, and how each op reads each operand.
+  DenseMap<Value, LoopRead> held;
   DenseMap<std::pair<Operation *, Value>, LoopRead> reads;
+  // Returns how the boxes of all patches, in grid order, move from patch
+  // (0, 0), or nothing if they do not move by fixed steps.
+  auto getSteps = [&](ArrayRef<Box> boxes) -> std::optional<LoopRead> {
+    LoopRead read;
+    read.first = boxes.front();
+    read.rowStep = rows > 1 ? boxes[cols].h0 - boxes.front().h0 : 0;
+    read.colStep = cols > 1 ? boxes[1].w0 - boxes.front().w0 : 0;
+    for (auto [index, box] : llvm::enumerate(boxes))
+      if (!(box == moved(read.first, index / cols * read.rowStep,
+                         index % cols * read.colStep)))
+        return std::nullopt;
+    return read;
+  };
   // The padding value the windowed readers of a body value need outside
   // the image.
   DenseMap<Value, TypedAttr> fills;
@@ -582,6 +597,13 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     if (!regions.front().contains(op->getResult(0)))
       continue;
     bodyOps.push_back(op);
+    SmallVector<Box> boxes;
+    for (const DenseMap<Value, Box> &patch : regions)
+      boxes.push_back(patch.lookup(op->getResult(0)));
+    std::optional<LoopRead> region = getSteps(boxes);
+    if (!region)
+      return failure();
+    held[op->getResult(0)] = *region;
     bool windowed = getWindows(op).has_value();
     if (isa<tosa::AvgPool2dOp>(op) &&
         llvm::any_of(cast<tosa::AvgPool2dOp>(op).getPad(),
@@ -603,27 +625,18 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
         wants.push_back(getOperandRegion(op, operand,
                                          patch.lookup(op->getResult(0)),
                                          nullptr, false));
-      LoopRead read;
-      read.first = wants.front();
-      read.rowStep = rows > 1 ? wants[cols].h0 - wants.front().h0 : 0;
-      read.colStep = cols > 1 ? wants[1].w0 - wants.front().w0 : 0;
-      bool &outside = read.outside;
-      for (int64_t row = 0; row < rows; ++row)
-        for (int64_t col = 0; col < cols; ++col) {
-          const Box &want = wants[row * cols + col];
-          if (!(want == moved(read.first, row * read.rowStep,
-                              col * read.colStep)))
-            return failure();
-          outside |= want.h0 < 0 || want.w0 < 0 ||
-                     want.h1 > type.getDimSize(1) ||
-                     want.w1 > type.getDimSize(2);
-        }
-      if (outside && windowed && !(read.fill = getPadValue(op)))
+      std::optional<LoopRead> steps = getSteps(wants);
+      if (!steps)
+        return failure();
+      LoopRead read = *steps;
+      read.outside = llvm::any_of(wants, [&](const Box &want) {
+        return want.h0 < 0 || want.w0 < 0 || want.h1 > type.getDimSize(1) ||
+               want.w1 > type.getDimSize(2);
+      });
+      if (read.outside && windowed && !(read.fill = getPadValue(op)))
         return failure();
       // A body value is filled once, in place, for all its windowed readers.
-      if (read.fill && regions.front().contains(operand) &&
-          operand.getDefiningOp() &&
-          llvm::is_contained(analysis.ops, operand.getDefiningOp())) {
+      if (read.fill && held.contains(operand)) {
         auto [it, inserted] = fills.try_emplace(operand, *read.fill);
         if (!inserted && it->second != *read.fill)
           return failure();
@@ -631,23 +644,6 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
       reads[{op, operand}] = read;
     }
   }
-  for (auto [index, patch] : llvm::enumerate(regions)) {
-    int64_t row = index / cols, col = index % cols;
-    for (Operation *op : bodyOps) {
-      Value result = op->getResult(0);
-      const DenseMap<Value, Box> &first = regions.front();
-      int64_t dh = rows > 1 ? regions[cols].lookup(result).h0 -
-                                  first.lookup(result).h0
-                            : 0;
-      int64_t dw = cols > 1 ? regions[1].lookup(result).w0 -
-                                  first.lookup(result).w0
-                            : 0;
-      if (!(patch.lookup(result) ==
-            moved(first.lookup(result), row * dh, col * dw)))
-        return failure();
-    }
-  }
-
   // The loop, where the cut was.
   OpBuilder builder(cutOp->getContext());
   builder.setInsertionPointAfter(cutOp);
@@ -679,7 +675,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
   };
   // The tile of every body value: its region in this patch, as the region
   // of patch (0, 0) moved by the value's steps.
-  DenseMap<Value, std::pair<Value, LoopRead>> tiles;
+  DenseMap<Value, Value> tiles;
   MLIRContext *context = builder.getContext();
   SmallVector<OpFoldResult> unitStrides(4, builder.getIndexAttr(1));
   // Reads `read` of `value`: of the whole image, or of the value's tile.
@@ -687,7 +683,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     auto type = cast<RankedTensorType>(value.getType());
     auto it = tiles.find(value);
     bool fromTile = it != tiles.end();
-    Value source = fromTile ? it->second.first : value;
+    Value source = fromTile ? it->second : value;
     SmallVector<int64_t> shape = {type.getDimSize(0), read.first.getHeight(),
                                   read.first.getWidth(), type.getDimSize(3)};
     auto resultType = RankedTensorType::get(shape, type.getElementType());
@@ -695,7 +691,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
       // Inside the tile (filled outside the image), at a fixed place.
       if (source.getType() == resultType)
         return source;
-      const Box &have = it->second.second.first;
+      const Box &have = held[value].first;
       SmallVector<int64_t> offsets = {0, read.first.h0 - have.h0,
                                       read.first.w0 - have.w0, 0};
       return tensor::ExtractSliceOp::create(
@@ -710,13 +706,10 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
           builder, loc, resultType, source,
           {builder.getIndexAttr(0), h0, w0, builder.getIndexAttr(0)},
           getAsIndexOpFoldResult(context, shape), unitStrides);
-    // The source's origin in image coordinates.
-    const LoopRead origin = fromTile ? it->second.second : LoopRead();
-    Value originH = affine(origin.first.h0, origin.rowStep, row);
-    Value originW = affine(origin.first.w0, origin.colStep, col);
     int64_t height = type.getDimSize(1), width = type.getDimSize(2);
-    // The part inside the image, padded with the fill (zero if any value
-    // does): a view of dynamic size and a tensor.pad of the static tile.
+    // The part of the image inside the region, padded with the fill (zero
+    // if any value does): a view of dynamic size and a tensor.pad to the
+    // static region.
     TypedAttr fill = read.fill ? *read.fill
                                : cast<TypedAttr>(builder.getZeroAttr(
                                      type.getElementType()));
@@ -730,8 +723,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     Value hiW = minMax(minMax(w1, 0, true), width, false);
     SmallVector<OpFoldResult> offsets = {
         builder.getIndexAttr(0),
-        OpFoldResult(arith::SubIOp::create(builder, loc, loH, originH)),
-        OpFoldResult(arith::SubIOp::create(builder, loc, loW, originW)),
+        OpFoldResult(loH), OpFoldResult(loW),
         builder.getIndexAttr(0)};
     SmallVector<OpFoldResult> sizes = {
         builder.getIndexAttr(shape[0]),
@@ -812,28 +804,24 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
       return tensor::InsertSliceOp::create(builder, loc, view, into, offsets,
                                            sizes, unitStrides);
     };
-    OpFoldResult n = builder.getIndexAttr(type.getDimSize(0));
-    OpFoldResult c = builder.getIndexAttr(type.getDimSize(3));
-    OpFoldResult z = builder.getIndexAttr(0);
-    if (maxRows > 0) {
-      Value rowsStrip = strip({type.getDimSize(0), maxRows, width,
-                               type.getDimSize(3)});
-      OpFoldResult full = builder.getIndexAttr(width);
-      tileValue = insert(tileValue, rowsStrip, {z, z, z, z},
-                         {n, before, full, c});
-      Value at = arith::SubIOp::create(builder, loc, constant(height), after);
-      tileValue = insert(tileValue, rowsStrip, {z, at, z, z},
-                         {n, after, full, c});
-    }
-    if (maxCols > 0) {
-      Value colsStrip = strip({type.getDimSize(0), height, maxCols,
-                               type.getDimSize(3)});
-      OpFoldResult full = builder.getIndexAttr(height);
-      tileValue = insert(tileValue, colsStrip, {z, z, z, z},
-                         {n, full, left, c});
-      Value at = arith::SubIOp::create(builder, loc, constant(width), right);
-      tileValue = insert(tileValue, colsStrip, {z, z, at, z},
-                         {n, full, right, c});
+    // Rows (dimension 1), then columns (2): a strip before and one after.
+    for (auto [dim, most, before, after] :
+         {std::make_tuple(1u, maxRows, before, after),
+          std::make_tuple(2u, maxCols, left, right)}) {
+      if (most == 0)
+        continue;
+      SmallVector<int64_t> stripShape(type.getShape());
+      stripShape[dim] = most;
+      Value constantStrip = strip(stripShape);
+      SmallVector<OpFoldResult> offsets(4, builder.getIndexAttr(0));
+      SmallVector<OpFoldResult> sizes =
+          getAsIndexOpFoldResult(context, type.getShape());
+      sizes[dim] = before;
+      tileValue = insert(tileValue, constantStrip, offsets, sizes);
+      sizes[dim] = after;
+      offsets[dim] = arith::SubIOp::create(
+          builder, loc, constant(type.getDimSize(dim)), after).getResult();
+      tileValue = insert(tileValue, constantStrip, offsets, sizes);
     }
     return tileValue;
   };
@@ -845,7 +833,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
     Operation *clone = builder.clone(*op, mapping);
     clone->removeAttr(kPatchAttrName);
     Value result = op->getResult(0);
-    const Box &first = regions.front().lookup(result);
+    const Box &first = held[result].first;
     auto type = cast<RankedTensorType>(result.getType());
     clone->getResult(0).setType(RankedTensorType::get(
         {type.getDimSize(0), first.getHeight(), first.getWidth(),
@@ -853,11 +841,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
         type.getElementType()));
     if (getWindows(op))
       clone->setAttr("pad", builder.getDenseI64ArrayAttr({0, 0, 0, 0}));
-    LoopRead tile;
-    tile.first = first;
-    tile.rowStep = rows > 1 ? regions[cols].lookup(result).h0 - first.h0 : 0;
-    tile.colStep = cols > 1 ? regions[1].lookup(result).w0 - first.w0 : 0;
-    tiles[result] = {fillOutside(clone->getResult(0), tile, result), tile};
+    tiles[result] = fillOutside(clone->getResult(0), held[result], result);
   }
   SmallVector<OpFoldResult> offsets = {
       builder.getIndexAttr(0), OpFoldResult(affine(0, patchHeight, row)),
@@ -865,7 +849,7 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
   SmallVector<int64_t> sizes = {cutType.getDimSize(0), patchHeight,
                                 patchWidth, cutType.getDimSize(3)};
   Value inserted = tensor::InsertSliceOp::create(
-      builder, loc, tiles[cutValue].first, loop.getRegionIterArgs().front(),
+      builder, loc, tiles[cutValue], loop.getRegionIterArgs().front(),
       offsets, getAsIndexOpFoldResult(context, sizes), unitStrides);
   scf::YieldOp::create(builder, loc, inserted);
   cutValue.replaceAllUsesWith(loop.getResult(0));

@@ -12,10 +12,12 @@ checks that every random function was patched and that `mem-opt-run
 --compare` finds the outputs of the patched and the unpatched function equal
 (bit-exact: every output element is computed by the same arithmetic).
 The same comparison checks `inplace-depthwise` on the random functions and on
-the zoo's MobileNetV2 and MCUNet-style models, patched and not.
+the zoo's MobileNetV2 and MCUNet-style models, patched and not. With `--loop`,
+every rewrite asks for one loop over uniform patches (`loop=true`), which
+grids that divide the cut get, and at least one case must get it.
 
 Usage: patch_prefix_random.py --mem-opt BIN --mem-opt-run BIN
-           --mem-opt-zoo BIN --work-dir DIR [--cases N] [--seed S]
+           --mem-opt-zoo BIN --work-dir DIR [--cases N] [--seed S] [--loop]
 """
 
 import argparse
@@ -171,7 +173,10 @@ def main():
     parser.add_argument("--work-dir", required=True)
     parser.add_argument("--cases", type=int, default=20)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--loop", action="store_true")
     tools = parser.parse_args()
+    loop = " loop=true" if tools.loop else ""
+    loops = 0
     os.makedirs(tools.work_dir, exist_ok=True)
     rng = random.Random(tools.seed)
     errors = patched = 0
@@ -189,8 +194,8 @@ def main():
         target = os.path.join(tools.work_dir, "case%d-%dx%d.mlir" % (
             case, rows, cols))
         res = run([tools.mem_opt, source, "--pass-pipeline=builtin.module("
-                   "func.func(patch-prefix{patches=%dx%d}))" % (rows, cols),
-                   "-o", target], check=False)
+                   "func.func(patch-prefix{patches=%dx%d%s}))" % (
+                       rows, cols, loop), "-o", target], check=False)
         case += 1
         if res.returncode:
             print("error: case %d %dx%d: patch-prefix failed\n%s" % (
@@ -199,6 +204,7 @@ def main():
             continue
         if "memopt.patches" in open(target).read():
             patched += 1
+        loops += "scf.for" in open(target).read()
         ok, out = compare(tools, source, target)
         if not ok:
             print("error: case %d %dx%d differs\n%s" % (case - 1, rows, cols,
@@ -214,8 +220,8 @@ def main():
             for patches in ("auto max-mac-overhead=100", "3x2"):
                 target = source.replace(".mlir", "-%s.mlir" % patches[:4])
                 res = run([tools.mem_opt, source, "--pass-pipeline=builtin."
-                           "module(func.func(patch-prefix{patches=%s}))" %
-                           patches, "-o", target], check=False)
+                           "module(func.func(patch-prefix{patches=%s%s}))" %
+                           (patches, loop), "-o", target], check=False)
                 if res.returncode:
                     print("error: %s %s: patch-prefix failed\n%s" % (
                         source, patches, res.stderr[:400]))
@@ -224,6 +230,7 @@ def main():
                 if "memopt.patches" not in open(target).read():
                     continue
                 zoo_patched += 1
+                loops += "scf.for" in open(target).read()
                 ok, out = compare(tools, source, target)
                 if not ok:
                     print("error: %s %s differs\n%s" % (source, patches,
@@ -233,6 +240,11 @@ def main():
     if patched < tools.cases or zoo_patched == 0:
         print("error: not every case was patched")
         errors += 1
+    if tools.loop:
+        print("loops: %d functions patched as one loop" % loops)
+        if loops == 0:
+            print("error: no function was patched as one loop")
+            errors += 1
     # In-place depthwise convolutions (inplace-depthwise): the random
     # functions, and the zoo's models (f32 and int8) patched and not, whose
     # depthwise convolutions run channel by channel over their input.
