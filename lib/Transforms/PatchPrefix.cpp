@@ -63,13 +63,15 @@ struct PlanPeaks {
 /// Returns the peaks of \p plan: patches a copy of \p func and measures it.
 static FailureOr<PlanPeaks> evaluatePlanPeaks(func::FuncOp func,
                                               const PatchPlan &plan,
-                                              const CostModelOptions &options) {
+                                              const CostModelOptions &options,
+                                              bool loop) {
   func::FuncOp copy = func.clone();
   FailureOr<PlanPeaks> peaks = failure();
   {
     PrefixAnalysis analysis(copy);
     SmallVector<Operation *> clones;
-    if (succeeded(applyPatchPlan(analysis, plan, &clones)) &&
+    if ((loop && succeeded(applyPatchLoop(analysis, plan)) ||
+         succeeded(applyPatchPlan(analysis, plan, &clones))) &&
         succeeded(verify(copy))) {
       FailureOr<DataflowGraph> graph = DataflowGraph::build(copy, options);
       if (succeeded(graph)) {
@@ -207,14 +209,18 @@ FailureOr<std::optional<PatchPlan>> PatchPrefixPass::chooseAutoPlan(
       if (grid > cutType.getDimSize(1) || grid > cutType.getDimSize(2))
         break;
       PatchPlan plan{cut, grid, grid, analysis.totalMacs, 0};
+      // One loop computes the patches' halos outside the image too.
+      bool uniform = loop && cutType.getDimSize(1) % grid == 0 &&
+                     cutType.getDimSize(2) % grid == 0;
       plan.macsAfter = analysis.totalMacs - prefixMacs +
-                       getPrefixMacs(analysis, cut, grid, grid);
+                       getPrefixMacs(analysis, cut, grid, grid, !uniform);
       if (plan.macsAfter - plan.macsBefore > limit) {
         if (!cheapestOver || plan.macsAfter < cheapestOver->macsAfter)
           cheapestOver = plan;
         break;
       }
-      FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, plan, options);
+      FailureOr<PlanPeaks> peaks =
+          evaluatePlanPeaks(func, plan, options, loop);
       std::optional<int64_t> peak;
       if (succeeded(peaks))
         peak = peaks->peak;
@@ -364,7 +370,8 @@ LogicalResult PatchPrefixPass::patchPrefix(func::FuncOp func, StringRef spec,
           << rows << "x" << cols << " pixels; nothing patched";
       return success();
     }
-    FailureOr<PlanPeaks> peaks = evaluatePlanPeaks(func, *plan, options);
+    FailureOr<PlanPeaks> peaks =
+        evaluatePlanPeaks(func, *plan, options, loop);
     if (failed(peaks))
       return failure();
     peakAfter = peaks->peak;

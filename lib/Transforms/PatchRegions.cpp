@@ -322,7 +322,8 @@ mlir::memopt::getNeededRegions(const PrefixAnalysis &analysis, unsigned cut,
 /// Returns the multiply-accumulates of the prefix up to op \p cut when it
 /// runs as the \p rows x \p cols grid (1 x 1: unpatched).
 int64_t mlir::memopt::getPrefixMacs(const PrefixAnalysis &analysis,
-                                    unsigned cut, int64_t rows, int64_t cols) {
+                                    unsigned cut, int64_t rows, int64_t cols,
+                                    bool clamp) {
   RankedTensorType cutType =
       getImageType(analysis.ops[cut]->getResult(0).getType());
   int64_t macs = 0;
@@ -331,7 +332,7 @@ int64_t mlir::memopt::getPrefixMacs(const PrefixAnalysis &analysis,
       auto [h0, h1] = getPart(cutType.getDimSize(1), rows, row);
       auto [w0, w1] = getPart(cutType.getDimSize(2), cols, col);
       DenseMap<Value, Box> needed =
-          getNeededRegions(analysis, cut, {h0, h1, w0, w1});
+          getNeededRegions(analysis, cut, {h0, h1, w0, w1}, clamp);
       for (unsigned index = 0; index <= cut; ++index) {
         Operation *op = analysis.ops[index];
         auto it = needed.find(op->getResult(0));

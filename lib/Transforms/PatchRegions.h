@@ -91,7 +91,7 @@ DenseMap<Value, Box> getNeededRegions(const PrefixAnalysis &analysis,
 /// Returns the multiply-accumulates of the ops up to op \p cut when they run
 /// as the \p rows x \p cols grid (1 x 1: unpatched).
 int64_t getPrefixMacs(const PrefixAnalysis &analysis, unsigned cut,
-                      int64_t rows, int64_t cols);
+                      int64_t rows, int64_t cols, bool clamp = true);
 
 /// Rewrites the ops of \p analysis up to \p plan's cut into \p plan's grid
 /// of patches, appending the ops of the patches to \p clones if given.

@@ -283,7 +283,8 @@ def PatchPrefixPass : Pass<"patch-prefix", "func::FuncOp"> {
     compute halos outside the image: the summary's MACs and peak are the
     loop's. Prefixes with other ops (pads, slices, transposes, padded
     average pools, broadcasts) or regions that are not the same in every
-    patch keep their copies. The grid is still chosen by the copies' peak.
+    patch keep their copies. `patches=auto` weighs each grid as a loop
+    where it applies: its MACs with the halos, its peak.
 
     `+blocks` after any of these (`auto+blocks`, `3x3@2+blocks`,
     `off+blocks`) then computes the blocks at the peak in bands: while the
