@@ -70,7 +70,7 @@ static FailureOr<PlanPeaks> evaluatePlanPeaks(func::FuncOp func,
   {
     PrefixAnalysis analysis(copy);
     SmallVector<Operation *> clones;
-    if ((loop && succeeded(applyPatchLoop(analysis, plan)) ||
+    if (((loop && succeeded(applyPatchLoop(analysis, plan))) ||
          succeeded(applyPatchPlan(analysis, plan, &clones))) &&
         succeeded(verify(copy))) {
       FailureOr<DataflowGraph> graph = DataflowGraph::build(copy, options);
