@@ -378,6 +378,20 @@ static Value sliceRegion(OpBuilder &builder, Location loc, Value value,
       getAsIndexOpFoldResult(context, strides));
 }
 
+/// Erases the ops of \p analysis up to op \p cut, in reverse, once the cut
+/// value is replaced: the original prefix is dead then (its only outside
+/// value was the cut). Fails if one is still used.
+static LogicalResult erasePrefix(const PrefixAnalysis &analysis,
+                                 unsigned cut) {
+  for (int index = cut; index >= 0; --index) {
+    Operation *op = analysis.ops[index];
+    if (!op->use_empty())
+      return failure();
+    op->erase();
+  }
+  return success();
+}
+
 /// Rewrites the prefix of \p analysis up to \p plan's cut into \p plan's
 /// grid of patches, appending the patches' ops to \p clones if given.
 /// Fails (and leaves \p func to be discarded) if a patch would read no
@@ -494,15 +508,8 @@ mlir::memopt::applyPatchPlan(const PrefixAnalysis &analysis,
     }
   }
   cutValue.replaceAllUsesExcept(whole, whole.getDefiningOp());
-  // The original prefix is dead now (its only outside value was the cut).
-  for (int index = plan.cut; index >= 0; --index) {
-    Operation *op = analysis.ops[index];
-    // Patch 0's insert read the cut through the mapping, not directly.
-    if (!op->use_empty())
-      return failure();
-    op->erase();
-  }
-  return success();
+  // Patch 0's insert read the cut through the mapping, not directly.
+  return erasePrefix(analysis, plan.cut);
 }
 
 
@@ -854,12 +861,5 @@ LogicalResult mlir::memopt::applyPatchLoop(const PrefixAnalysis &analysis,
       offsets, getAsIndexOpFoldResult(context, sizes), unitStrides);
   scf::YieldOp::create(builder, loc, inserted);
   cutValue.replaceAllUsesWith(loop.getResult(0));
-  // The original prefix is dead now (its only outside value was the cut).
-  for (int index = plan.cut; index >= 0; --index) {
-    Operation *op = analysis.ops[index];
-    if (!op->use_empty())
-      return failure();
-    op->erase();
-  }
-  return success();
+  return erasePrefix(analysis, plan.cut);
 }
