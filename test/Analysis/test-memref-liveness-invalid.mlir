@@ -68,3 +68,20 @@ func.func @realloc() {
   %b = memref.realloc %a : memref<4xf32> to memref<8xf32>
   return
 }
+
+// -----
+
+// A loop whose body allocates buffers gets them at the same bytes in every
+// iteration: one that yields a memref (here its own allocation) cannot be
+// planned.
+func.func @loop_returns_memref(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %init = memref.alloc() : memref<4xf32>
+  // expected-error @below {{cannot plan a loop whose body allocates buffers and that returns a memref}}
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%m = %init) -> memref<4xf32> {
+    %a = memref.alloc() : memref<4xf32>
+    scf.yield %a : memref<4xf32>
+  }
+  return
+}
